@@ -1,0 +1,81 @@
+package dev.modelgate.idempotency;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a Spring MVC handler method (or every handler method of a controller) as idempotent under
+ * the {@code Idempotency-Key} request header: a retry carrying the same key and the same request gets
+ * the first response again instead of running the handler a second time.
+ *
+ * <p>Every attribute overrides the matching {@code modelgate.idempotency.*} property for this
+ * endpoint only. Durations are written as Spring Boot reads them ({@code 30s}, {@code 24h},
+ * {@code PT5M}); an empty string means "use the global property".
+ */
+@Target({ ElementType.METHOD, ElementType.TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Idempotent {
+
+	/**
+	 * Whether a request without a key is refused with 400 {@code idempotency_key_missing} rather
+	 * than passed through unprotected.
+	 */
+	boolean required() default false;
+
+	/** How long a completed response is kept for replay; empty means {@code modelgate.idempotency.ttl}. */
+	String ttl() default "";
+
+	/**
+	 * How long an in-progress lease lasts without a heartbeat; empty means
+	 * {@code modelgate.idempotency.lease-ttl}.
+	 */
+	String leaseTtl() default "";
+
+	/** What a duplicate gets while the first request still runs. */
+	InProgress inProgress() default InProgress.REJECT;
+
+	/**
+	 * JSON Pointers (RFC 6901) of request body members left out of the fingerprint, for fields that
+	 * legitimately change between retries such as a client timestamp or a trace id.
+	 */
+	String[] ignoreFields() default {};
+
+	/** What happens when the store cannot be reached before the handler runs. */
+	StoreFailure onStoreFailure() default StoreFailure.REJECT;
+
+	/**
+	 * Name of the key space; empty means the route pattern. Endpoints that share a scope name share
+	 * their keys (for example two versions of one operation).
+	 */
+	String scope() default "";
+
+	/** What a duplicate request gets while the first one with its key is still running. */
+	enum InProgress {
+
+		/** Answer 409 {@code idempotency_request_in_progress} with a {@code Retry-After} hint at once. */
+		REJECT,
+
+		/**
+		 * Wait up to {@code modelgate.idempotency.wait-timeout} for the first request to finish, then
+		 * replay its response, or answer the 409 if it is still running.
+		 */
+		WAIT
+
+	}
+
+	/** What happens when the store fails before the handler runs. */
+	enum StoreFailure {
+
+		/** Answer 503 {@code idempotency_store_unavailable}; the handler does not run. */
+		REJECT,
+
+		/** Run the handler without protection and log a WARN; duplicates are possible meanwhile. */
+		PROCEED
+
+	}
+
+}

@@ -1,0 +1,51 @@
+package dev.modelgate.idempotency.core;
+
+/**
+ * What the store answered to {@link IdempotencyStore#begin}.
+ *
+ * @param outcome the decision
+ * @param response for {@link Outcome#COMPLETED}: the stored response, or {@code null} when the
+ * operation completed but its result was not kept
+ */
+public record BeginResult(Outcome outcome, StoredResponse response) {
+
+	private static final BeginResult ACQUIRED = new BeginResult(Outcome.ACQUIRED, null);
+
+	private static final BeginResult MISMATCH = new BeginResult(Outcome.MISMATCH, null);
+
+	private static final BeginResult IN_PROGRESS = new BeginResult(Outcome.IN_PROGRESS, null);
+
+	public static BeginResult acquired() {
+		return ACQUIRED;
+	}
+
+	public static BeginResult mismatch() {
+		return MISMATCH;
+	}
+
+	public static BeginResult inProgress() {
+		return IN_PROGRESS;
+	}
+
+	public static BeginResult completed(StoredResponse response) {
+		return new BeginResult(Outcome.COMPLETED, response);
+	}
+
+	/** The four answers of the state machine. */
+	public enum Outcome {
+
+		/** No live record: the caller holds the scope and must complete or release it. */
+		ACQUIRED,
+
+		/** A record exists for another fingerprint: the key was reused for a different request. */
+		MISMATCH,
+
+		/** The same request is still running under another token. */
+		IN_PROGRESS,
+
+		/** The same request completed: replay its response. */
+		COMPLETED
+
+	}
+
+}

@@ -1,0 +1,54 @@
+package dev.modelgate.idempotency.core;
+
+import java.time.Duration;
+
+/**
+ * Where idempotency records live: one record per scope hash, moved through its states by four
+ * atomic transitions. Implementations must make each method atomic against concurrent callers on
+ * any number of processes, and must throw {@link IdempotencyStoreException} (never return a
+ * made-up answer) when the store cannot be asked.
+ *
+ * <pre>
+ *   (absent) --begin--> in_progress(token, lease) --complete--> completed(response, ttl)
+ *                            |   ^ renew                 \--release--> (absent)
+ *                            \-- lease expires --> (absent)
+ * </pre>
+ *
+ * {@code renew}, {@code complete} and {@code release} only act for the holder of the current token,
+ * so a holder whose lease ran out and was taken over cannot touch the new holder's record.
+ */
+public interface IdempotencyStore {
+
+	/**
+	 * Acquires the scope for a new attempt, or reports what holds it.
+	 * @param scope the scope hash
+	 * @param fingerprint the request fingerprint
+	 * @param token a fresh random token that identifies this attempt
+	 * @param leaseTtl how long the acquisition holds without a {@link #renew renewal}
+	 * @return {@code ACQUIRED} when no live record existed; otherwise, checked in this order,
+	 * {@code MISMATCH}, {@code IN_PROGRESS} or {@code COMPLETED} (with the stored response, or
+	 * {@code null} when the result was not kept)
+	 */
+	BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl);
+
+	/**
+	 * Extends the lease of an in-progress record.
+	 * @return {@code false} when the record is gone or held by another token
+	 */
+	boolean renew(String scope, String token, Duration leaseTtl);
+
+	/**
+	 * Records the outcome of an attempt and keeps it for {@code ttl}.
+	 * @param response the response to replay, or {@code null} when the operation ran but its result is
+	 * not kept (retries are told so instead of running it again)
+	 * @return {@code false} when the record is gone or held by another token
+	 */
+	boolean complete(String scope, String token, StoredResponse response, Duration ttl);
+
+	/**
+	 * Deletes an in-progress record so that a retry runs again.
+	 * @return {@code false} when the record is gone or held by another token
+	 */
+	boolean release(String scope, String token);
+
+}

@@ -1,0 +1,10 @@
+package dev.modelgate.idempotency.core;
+
+/** Thrown when an idempotency key is present but malformed; the message is safe to show the client. */
+public class InvalidIdempotencyKeyException extends RuntimeException {
+
+	public InvalidIdempotencyKeyException(String message) {
+		super(message);
+	}
+
+}

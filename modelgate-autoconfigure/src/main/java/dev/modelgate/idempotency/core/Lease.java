@@ -1,0 +1,90 @@
+package dev.modelgate.idempotency.core;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The right to run one attempt, renewed in the background every third of its time to live until it
+ * is completed or released. If a renewal finds the record gone or held by another token, the lease
+ * is lost: the work may still finish, but its completion will be refused by the store.
+ */
+public final class Lease {
+
+	private static final long SHORTEST_HEARTBEAT_MILLIS = 50;
+
+	private final IdempotencyStore store;
+
+	private final String scope;
+
+	private final String token;
+
+	private final ScheduledFuture<?> heartbeat;
+
+	private volatile boolean lost;
+
+	Lease(IdempotencyStore store, ScheduledExecutorService heartbeats, String scope, String token,
+			Duration leaseTtl) {
+		this.store = store;
+		this.scope = scope;
+		this.token = token;
+		long period = Math.max(SHORTEST_HEARTBEAT_MILLIS, leaseTtl.toMillis() / 3);
+		this.heartbeat = heartbeats.scheduleWithFixedDelay(() -> renew(leaseTtl), period, period,
+				TimeUnit.MILLISECONDS);
+	}
+
+	private void renew(Duration leaseTtl) {
+		try {
+			if (!this.store.renew(this.scope, this.token, leaseTtl)) {
+				this.lost = true;
+				this.heartbeat.cancel(false);
+			}
+		}
+		catch (RuntimeException ex) {
+			// A renewal that fails to reach the store is retried at the next beat; the lease only
+			// counts as lost once the store says another token holds it (or nothing does).
+		}
+	}
+
+	/**
+	 * Stops renewing and records the outcome.
+	 * @param response what to replay, or {@code null} when the result is not kept
+	 * @param ttl how long the record is kept
+	 * @return whether the store accepted it (false: the lease was lost to another holder)
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 */
+	public boolean complete(StoredResponse response, Duration ttl) {
+		stopHeartbeat();
+		return this.store.complete(this.scope, this.token, response, ttl);
+	}
+
+	/**
+	 * Stops renewing and deletes the record so that a retry runs again.
+	 * @return whether the store accepted it
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 */
+	public boolean release() {
+		stopHeartbeat();
+		return this.store.release(this.scope, this.token);
+	}
+
+	/** Stops renewing without touching the record; it then lasts until its lease runs out. */
+	public void abandon() {
+		stopHeartbeat();
+	}
+
+	/** Whether a renewal found that this attempt no longer holds the record. */
+	public boolean isLost() {
+		return this.lost;
+	}
+
+	public String scope() {
+		return this.scope;
+	}
+
+	private void stopHeartbeat() {
+		this.heartbeat.cancel(false);
+	}
+
+}

@@ -1,0 +1,84 @@
+package dev.modelgate.idempotency.core;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Bounds every call to another store by a timeout, so that a hung store cannot hold a request
+ * thread for longer than that. A call that times out is reported as a store failure; what it did
+ * (if it ever reaches the store) is settled by the lease running out.
+ */
+public class TimeBoundedIdempotencyStore implements IdempotencyStore {
+
+	private final IdempotencyStore delegate;
+
+	private final ExecutorService executor;
+
+	private final long timeoutNanos;
+
+	public TimeBoundedIdempotencyStore(IdempotencyStore delegate, ExecutorService executor, Duration timeout) {
+		this.delegate = delegate;
+		this.executor = executor;
+		this.timeoutNanos = timeout.toNanos();
+	}
+
+	@Override
+	public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
+		return call("begin", () -> this.delegate.begin(scope, fingerprint, token, leaseTtl));
+	}
+
+	@Override
+	public boolean renew(String scope, String token, Duration leaseTtl) {
+		return call("renew", () -> this.delegate.renew(scope, token, leaseTtl));
+	}
+
+	@Override
+	public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
+		return call("complete", () -> this.delegate.complete(scope, token, response, ttl));
+	}
+
+	@Override
+	public boolean release(String scope, String token) {
+		return call("release", () -> this.delegate.release(scope, token));
+	}
+
+	public IdempotencyStore getDelegate() {
+		return this.delegate;
+	}
+
+	private <T> T call(String operation, Callable<T> call) {
+		Future<T> future;
+		try {
+			future = this.executor.submit(call);
+		}
+		catch (RejectedExecutionException ex) {
+			throw new IdempotencyStoreException(operation + " could not be started", ex);
+		}
+		try {
+			return future.get(this.timeoutNanos, TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException ex) {
+			future.cancel(true);
+			throw new IdempotencyStoreException(
+					operation + " did not answer within " + Duration.ofNanos(this.timeoutNanos), ex);
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof IdempotencyStoreException storeFailure) {
+				throw storeFailure;
+			}
+			throw new IdempotencyStoreException(operation + " failed", ex.getCause());
+		}
+		catch (InterruptedException ex) {
+			future.cancel(true);
+			Thread.currentThread().interrupt();
+			throw new IdempotencyStoreException(operation + " was interrupted", ex);
+		}
+	}
+
+}

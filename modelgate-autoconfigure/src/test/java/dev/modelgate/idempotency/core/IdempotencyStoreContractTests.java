@@ -1,0 +1,227 @@
+package dev.modelgate.idempotency.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.modelgate.idempotency.core.BeginResult.Outcome;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The behaviour every {@link IdempotencyStore} promises, run against each implementation on a real
+ * server. Subclasses only say how to build the store.
+ */
+public abstract class IdempotencyStoreContractTests {
+
+	protected static final Duration LONG = Duration.ofMinutes(5);
+
+	protected static final Duration SHORT_LEASE = Duration.ofMillis(300);
+
+	private IdempotencyStore store;
+
+	private String scope;
+
+	protected abstract IdempotencyStore createStore();
+
+	@BeforeEach
+	void createStoreAndScope() {
+		this.store = createStore();
+		this.scope = scopeHash();
+	}
+
+	protected IdempotencyStore store() {
+		return this.store;
+	}
+
+	protected static String scopeHash() {
+		return Hashing.sha256().field(UUID.randomUUID().toString()).hex();
+	}
+
+	protected static String token() {
+		return IdempotencyCoordinator.newToken();
+	}
+
+	protected static StoredResponse binaryResponse() {
+		byte[] body = new byte[] { 0, (byte) 0xFF, (byte) 0xC3, 0x28, '\r', '\n', 0x7F, (byte) 0x80 };
+		return new StoredResponse(201,
+				Map.of("Content-Type", List.of("application/octet-stream"), "Link",
+						List.of("</a>; rel=\"next\"", "</b>; rel=\"prev\"")),
+				body);
+	}
+
+	@Test
+	void beginAcquiresWhenNoRecordExists() {
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+	@Test
+	void beginReportsInProgressForSameFingerprintWhileHeld() {
+		this.store.begin(this.scope, "fp", token(), LONG);
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.IN_PROGRESS);
+	}
+
+	@Test
+	void beginReportsMismatchForAnotherFingerprintWhileInProgress() {
+		this.store.begin(this.scope, "fp", token(), LONG);
+		assertThat(this.store.begin(this.scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.MISMATCH);
+	}
+
+	@Test
+	void beginReportsMismatchForAnotherFingerprintOnceCompleted() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, binaryResponse(), LONG);
+		assertThat(this.store.begin(this.scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.MISMATCH);
+	}
+
+	@Test
+	void completedRecordReplaysStatusHeadersAndBodyByteForByte() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		assertThat(this.store.complete(this.scope, token, binaryResponse(), LONG)).isTrue();
+		BeginResult replay = this.store.begin(this.scope, "fp", token(), LONG);
+		assertThat(replay.outcome()).isEqualTo(Outcome.COMPLETED);
+		assertThat(replay.response()).isEqualTo(binaryResponse());
+		assertThat(replay.response().headers().get("Link")).containsExactly("</a>; rel=\"next\"",
+				"</b>; rel=\"prev\"");
+	}
+
+	@Test
+	void completedRecordWithEmptyBodyReplaysEmptyBody() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, new StoredResponse(204, Map.of(), new byte[0]), LONG);
+		StoredResponse replay = this.store.begin(this.scope, "fp", token(), LONG).response();
+		assertThat(replay.status()).isEqualTo(204);
+		assertThat(replay.body()).isEmpty();
+		assertThat(replay.headers()).isEmpty();
+	}
+
+	@Test
+	void completedWithoutResultReportsCompletedWithNoResponse() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		assertThat(this.store.complete(this.scope, token, null, LONG)).isTrue();
+		BeginResult replay = this.store.begin(this.scope, "fp", token(), LONG);
+		assertThat(replay.outcome()).isEqualTo(Outcome.COMPLETED);
+		assertThat(replay.response()).isNull();
+	}
+
+	@Test
+	void releaseDeletesRecordSoRetryAcquires() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		assertThat(this.store.release(this.scope, token)).isTrue();
+		assertThat(this.store.begin(this.scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+	@Test
+	void transitionsAreRefusedForAnotherToken() {
+		this.store.begin(this.scope, "fp", token(), LONG);
+		String intruder = token();
+		assertThat(this.store.renew(this.scope, intruder, LONG)).isFalse();
+		assertThat(this.store.complete(this.scope, intruder, binaryResponse(), LONG)).isFalse();
+		assertThat(this.store.release(this.scope, intruder)).isFalse();
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.IN_PROGRESS);
+	}
+
+	@Test
+	void transitionsAreRefusedWhenNoRecordExists() {
+		assertThat(this.store.renew(this.scope, token(), LONG)).isFalse();
+		assertThat(this.store.complete(this.scope, token(), binaryResponse(), LONG)).isFalse();
+		assertThat(this.store.release(this.scope, token())).isFalse();
+	}
+
+	@Test
+	void completedRecordIsFinalForItsOwnHolder() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, binaryResponse(), LONG);
+		assertThat(this.store.complete(this.scope, token, new StoredResponse(500, Map.of(), new byte[0]), LONG))
+			.isFalse();
+		assertThat(this.store.release(this.scope, token)).isFalse();
+		assertThat(this.store.renew(this.scope, token, LONG)).isFalse();
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).response()).isEqualTo(binaryResponse());
+	}
+
+	@Test
+	void expiredLeaseIsTakenOverAndStaleHolderIsRefused() throws Exception {
+		String stale = token();
+		this.store.begin(this.scope, "fp", stale, SHORT_LEASE);
+		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		String current = token();
+		assertThat(this.store.begin(this.scope, "fp", current, LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+
+		assertThat(this.store.renew(this.scope, stale, LONG)).isFalse();
+		assertThat(this.store.complete(this.scope, stale, new StoredResponse(200, Map.of(), "stale".getBytes()), LONG))
+			.isFalse();
+		assertThat(this.store.release(this.scope, stale)).isFalse();
+
+		assertThat(this.store.complete(this.scope, current, binaryResponse(), LONG)).isTrue();
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).response()).isEqualTo(binaryResponse());
+	}
+
+	@Test
+	void renewKeepsLeaseAlivePastItsFirstExpiry() throws Exception {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, SHORT_LEASE);
+		Thread.sleep(SHORT_LEASE.toMillis() / 2);
+		assertThat(this.store.renew(this.scope, token, LONG)).isTrue();
+		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.IN_PROGRESS);
+		assertThat(this.store.complete(this.scope, token, binaryResponse(), LONG)).isTrue();
+	}
+
+	@Test
+	void completedRecordExpiresAfterItsTtl() throws Exception {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, binaryResponse(), Duration.ofMillis(300));
+		Thread.sleep(500);
+		assertThat(this.store.begin(this.scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+	@Test
+	void largeBinaryBodySurvivesRoundTrip() {
+		byte[] body = new byte[1024 * 1024];
+		new java.util.Random(42).nextBytes(body);
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, new StoredResponse(200, Map.of(), body), LONG);
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).response().body()).isEqualTo(body);
+	}
+
+	@Test
+	void concurrentBeginsOnOneScopeAcquireExactlyOnce() throws Exception {
+		int threads = 24;
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<Outcome>> outcomes = new ArrayList<>();
+		for (int i = 0; i < threads; i++) {
+			outcomes.add(pool.submit(() -> {
+				start.await();
+				return this.store.begin(this.scope, "fp", token(), LONG).outcome();
+			}));
+		}
+		start.countDown();
+		List<Outcome> results = new ArrayList<>();
+		for (Future<Outcome> outcome : outcomes) {
+			results.add(outcome.get(30, TimeUnit.SECONDS));
+		}
+		pool.shutdown();
+		assertThat(results).filteredOn((o) -> o == Outcome.ACQUIRED).hasSize(1);
+		assertThat(results).filteredOn((o) -> o == Outcome.IN_PROGRESS).hasSize(threads - 1);
+	}
+
+}
