@@ -83,6 +83,11 @@ public final class Lease {
 		return this.scope;
 	}
 
+	/** Binds this lease as the current thread's attempt (see {@link IdempotencyContext}). */
+	public IdempotencyContext.Binding bindToCurrentThread() {
+		return IdempotencyContext.bind(new IdempotencyContext.Held(this.scope, this.token));
+	}
+
 	private void stopHeartbeat() {
 		this.heartbeat.cancel(false);
 	}

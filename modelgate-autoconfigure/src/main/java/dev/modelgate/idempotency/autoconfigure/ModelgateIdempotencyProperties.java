@@ -1,0 +1,324 @@
+package dev.modelgate.idempotency.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration of Idempotency-Key handling for {@code @Idempotent} endpoints.
+ */
+@ConfigurationProperties("modelgate.idempotency")
+public class ModelgateIdempotencyProperties {
+
+	/**
+	 * Whether Idempotency-Key handling is enabled.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Which store keeps the idempotency records.
+	 */
+	private StoreType store = StoreType.AUTO;
+
+	/**
+	 * Name of the request header that carries the idempotency key.
+	 */
+	private String headerName = "Idempotency-Key";
+
+	/**
+	 * Longest key accepted, in characters after unquoting.
+	 */
+	private int keyMaxLength = 255;
+
+	/**
+	 * How long a completed response is kept for replay.
+	 */
+	private Duration ttl = Duration.ofHours(24);
+
+	/**
+	 * How long an in-progress record holds without a heartbeat. The heartbeat renews it every third
+	 * of this while the handler runs; after a crash, retries are refused for at most this long.
+	 */
+	private Duration leaseTtl = Duration.ofSeconds(30);
+
+	/**
+	 * Value of the Retry-After header on 409 in-progress and 503 store-unavailable answers: a hint of
+	 * when to look again, not the lease.
+	 */
+	private Duration retryAfter = Duration.ofSeconds(1);
+
+	/**
+	 * How long a duplicate waits for the first request to finish on endpoints with inProgress = WAIT.
+	 */
+	private Duration waitTimeout = Duration.ofSeconds(10);
+
+	/**
+	 * Largest request body buffered for fingerprinting; a keyed request with a larger body is answered
+	 * 413 before anything runs.
+	 */
+	private DataSize maxRequestSize = DataSize.ofMegabytes(1);
+
+	/**
+	 * Largest response body stored for replay; a larger one is delivered but not stored, and retries
+	 * get 410.
+	 */
+	private DataSize maxResponseSize = DataSize.ofMegabytes(1);
+
+	/**
+	 * Upper bound of each store call (begin, renew, complete, release).
+	 */
+	private Duration operationTimeout = Duration.ofSeconds(2);
+
+	/**
+	 * Request header whose value (hashed) identifies the client when there is no authenticated
+	 * principal, for example Authorization. Without it, unauthenticated requests share one key space.
+	 */
+	private String clientIdentityHeader;
+
+	/**
+	 * Status answered when a key is reused with a different request.
+	 */
+	private int mismatchStatus = 422;
+
+	/**
+	 * Response headers replayed in addition to the built-in allowlist. Set-Cookie, Authorization,
+	 * WWW-Authenticate and hop-by-hop headers are never replayed, whatever is listed.
+	 */
+	private List<String> replayHeaders = new ArrayList<>();
+
+	/**
+	 * Statuses below 500 whose responses are not recorded: the key is released so that a retry runs
+	 * again.
+	 */
+	private List<Integer> releaseStatuses = new ArrayList<>(List.of(408, 409, 425, 429));
+
+	/**
+	 * Whether 5xx responses are recorded and replayed instead of released.
+	 */
+	private boolean recordServerErrors = false;
+
+	private final Redis redis = new Redis();
+
+	private final Jdbc jdbc = new Jdbc();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public StoreType getStore() {
+		return this.store;
+	}
+
+	public void setStore(StoreType store) {
+		this.store = store;
+	}
+
+	public String getHeaderName() {
+		return this.headerName;
+	}
+
+	public void setHeaderName(String headerName) {
+		this.headerName = headerName;
+	}
+
+	public int getKeyMaxLength() {
+		return this.keyMaxLength;
+	}
+
+	public void setKeyMaxLength(int keyMaxLength) {
+		this.keyMaxLength = keyMaxLength;
+	}
+
+	public Duration getTtl() {
+		return this.ttl;
+	}
+
+	public void setTtl(Duration ttl) {
+		this.ttl = ttl;
+	}
+
+	public Duration getLeaseTtl() {
+		return this.leaseTtl;
+	}
+
+	public void setLeaseTtl(Duration leaseTtl) {
+		this.leaseTtl = leaseTtl;
+	}
+
+	public Duration getRetryAfter() {
+		return this.retryAfter;
+	}
+
+	public void setRetryAfter(Duration retryAfter) {
+		this.retryAfter = retryAfter;
+	}
+
+	public Duration getWaitTimeout() {
+		return this.waitTimeout;
+	}
+
+	public void setWaitTimeout(Duration waitTimeout) {
+		this.waitTimeout = waitTimeout;
+	}
+
+	public DataSize getMaxRequestSize() {
+		return this.maxRequestSize;
+	}
+
+	public void setMaxRequestSize(DataSize maxRequestSize) {
+		this.maxRequestSize = maxRequestSize;
+	}
+
+	public DataSize getMaxResponseSize() {
+		return this.maxResponseSize;
+	}
+
+	public void setMaxResponseSize(DataSize maxResponseSize) {
+		this.maxResponseSize = maxResponseSize;
+	}
+
+	public Duration getOperationTimeout() {
+		return this.operationTimeout;
+	}
+
+	public void setOperationTimeout(Duration operationTimeout) {
+		this.operationTimeout = operationTimeout;
+	}
+
+	public String getClientIdentityHeader() {
+		return this.clientIdentityHeader;
+	}
+
+	public void setClientIdentityHeader(String clientIdentityHeader) {
+		this.clientIdentityHeader = clientIdentityHeader;
+	}
+
+	public int getMismatchStatus() {
+		return this.mismatchStatus;
+	}
+
+	public void setMismatchStatus(int mismatchStatus) {
+		this.mismatchStatus = mismatchStatus;
+	}
+
+	public List<String> getReplayHeaders() {
+		return this.replayHeaders;
+	}
+
+	public void setReplayHeaders(List<String> replayHeaders) {
+		this.replayHeaders = replayHeaders;
+	}
+
+	public List<Integer> getReleaseStatuses() {
+		return this.releaseStatuses;
+	}
+
+	public void setReleaseStatuses(List<Integer> releaseStatuses) {
+		this.releaseStatuses = releaseStatuses;
+	}
+
+	public boolean isRecordServerErrors() {
+		return this.recordServerErrors;
+	}
+
+	public void setRecordServerErrors(boolean recordServerErrors) {
+		this.recordServerErrors = recordServerErrors;
+	}
+
+	public Redis getRedis() {
+		return this.redis;
+	}
+
+	public Jdbc getJdbc() {
+		return this.jdbc;
+	}
+
+	/** Where the records are kept. */
+	public enum StoreType {
+
+		/** Redis when Spring Data Redis is configured, else JDBC when there is a DataSource. */
+		AUTO,
+
+		/** Redis, through the application's RedisConnectionFactory. */
+		REDIS,
+
+		/** A relational database (PostgreSQL), through the application's DataSource. */
+		JDBC,
+
+		/** The JVM's memory: a single process only, records lost on restart. */
+		MEMORY
+
+	}
+
+	/** Redis store settings. */
+	public static class Redis {
+
+		/**
+		 * Prefix of every record key; the rest is the hex SHA-256 of the scope.
+		 */
+		private String keyPrefix = "modelgate:idempotency:";
+
+		public String getKeyPrefix() {
+			return this.keyPrefix;
+		}
+
+		public void setKeyPrefix(String keyPrefix) {
+			this.keyPrefix = keyPrefix;
+		}
+
+	}
+
+	/** JDBC store settings. */
+	public static class Jdbc {
+
+		/**
+		 * Name of the table that holds the records.
+		 */
+		private String tableName = "modelgate_idempotency";
+
+		/**
+		 * When to create the table at start-up: always, only for embedded databases, or never (nothing
+		 * touches the database at start-up).
+		 */
+		private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
+
+		/**
+		 * How often expired records are deleted.
+		 */
+		private Duration purgeInterval = Duration.ofMinutes(5);
+
+		public String getTableName() {
+			return this.tableName;
+		}
+
+		public void setTableName(String tableName) {
+			this.tableName = tableName;
+		}
+
+		public DatabaseInitializationMode getInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+			this.initializeSchema = initializeSchema;
+		}
+
+		public Duration getPurgeInterval() {
+			return this.purgeInterval;
+		}
+
+		public void setPurgeInterval(Duration purgeInterval) {
+			this.purgeInterval = purgeInterval;
+		}
+
+	}
+
+}

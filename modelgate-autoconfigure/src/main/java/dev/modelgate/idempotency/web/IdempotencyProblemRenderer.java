@@ -1,0 +1,19 @@
+package dev.modelgate.idempotency.web;
+
+import java.io.IOException;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+/**
+ * Writes an {@link IdempotencyProblem} to the response. The default writes RFC 9457
+ * {@code application/problem+json}; declare a bean of this type to use another format. The filter
+ * sets the status, {@code Cache-Control: no-store} and {@code Retry-After} before calling it.
+ */
+@FunctionalInterface
+public interface IdempotencyProblemRenderer {
+
+	void render(IdempotencyProblem problem, HttpServletRequest request, HttpServletResponse response)
+			throws IOException;
+
+}
