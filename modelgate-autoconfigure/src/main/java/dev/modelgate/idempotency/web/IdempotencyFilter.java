@@ -1,14 +1,19 @@
 package dev.modelgate.idempotency.web;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.Part;
 
@@ -288,14 +293,13 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			CapturingResponse capture = new CapturingResponse(response, IdempotencyFilter.this.settings.maxResponseBytes(),
 					this);
 			try (IdempotencyContext.Binding binding = this.lease.bindToCurrentThread()) {
-				chain.doFilter(request, capture);
+				chain.doFilter(new AsyncAwareRequest(request, capture), capture);
 			}
 			catch (IOException | ServletException | RuntimeException | Error ex) {
 				release("the handler threw " + ex.getClass().getName());
 				throw ex;
 			}
 			if (request.isAsyncStarted()) {
-				capture.switchToPassThrough();
 				release("the response is streamed or asynchronous and cannot be recorded");
 				return;
 			}
@@ -356,6 +360,43 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			catch (IdempotencyStoreException ex) {
 				logger.warn("Could not release idempotency scope " + this.lease.scope()
 						+ "; the lease will run out on its own: " + ex.getMessage());
+			}
+		}
+
+	}
+
+	/**
+	 * Switches the held response to pass-through the moment the handler goes asynchronous (SSE,
+	 * {@code StreamingResponseBody}, deferred results): from then on other threads write to the
+	 * client, and holding their output back would race with the container completing the response.
+	 */
+	private static final class AsyncAwareRequest extends HttpServletRequestWrapper {
+
+		private final CapturingResponse capture;
+
+		AsyncAwareRequest(HttpServletRequest request, CapturingResponse capture) {
+			super(request);
+			this.capture = capture;
+		}
+
+		@Override
+		public AsyncContext startAsync() {
+			passThrough();
+			return super.startAsync();
+		}
+
+		@Override
+		public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
+			passThrough();
+			return super.startAsync(request, response);
+		}
+
+		private void passThrough() {
+			try {
+				this.capture.switchToPassThrough();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
 			}
 		}
 
