@@ -3,7 +3,14 @@ package dev.modelgate.idempotency.core;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Drives the state machine for one attempt: asks the store to {@code begin}, waits for a running
@@ -11,7 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * caller completes or releases it. Knows nothing of HTTP, so the web filter and programmatic callers
  * share it.
  */
-public class IdempotencyCoordinator {
+public class IdempotencyCoordinator implements AutoCloseable {
 
 	private static final Duration FIRST_POLL = Duration.ofMillis(20);
 
@@ -23,13 +30,53 @@ public class IdempotencyCoordinator {
 
 	private final ScheduledExecutorService heartbeats;
 
+	private final ExecutorService storeCalls;
+
 	/**
 	 * @param store where records live
 	 * @param heartbeats runs lease renewals while work is in progress
 	 */
 	public IdempotencyCoordinator(IdempotencyStore store, ScheduledExecutorService heartbeats) {
+		this(store, heartbeats, null);
+	}
+
+	private IdempotencyCoordinator(IdempotencyStore store, ScheduledExecutorService heartbeats,
+			ExecutorService storeCalls) {
 		this.store = store;
 		this.heartbeats = heartbeats;
+		this.storeCalls = storeCalls;
+	}
+
+	/**
+	 * A coordinator with its own daemon threads: one for heartbeats, and a pool that runs each store
+	 * call so that it can be abandoned after {@code operationTimeout}. {@link #close()} stops them.
+	 */
+	public static IdempotencyCoordinator create(IdempotencyStore store, Duration operationTimeout) {
+		ScheduledThreadPoolExecutor heartbeats = new ScheduledThreadPoolExecutor(1, daemonThreads("heartbeat"));
+		// Cancelled heartbeats would otherwise stay queued until their next due time.
+		heartbeats.setRemoveOnCancelPolicy(true);
+		ExecutorService storeCalls = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+				new SynchronousQueue<>(), daemonThreads("store"));
+		IdempotencyStore bounded = new TimeBoundedIdempotencyStore(store, storeCalls, operationTimeout);
+		return new IdempotencyCoordinator(bounded, heartbeats, storeCalls);
+	}
+
+	private static ThreadFactory daemonThreads(String role) {
+		AtomicInteger count = new AtomicInteger();
+		return (runnable) -> {
+			Thread thread = new Thread(runnable, "modelgate-idempotency-" + role + "-" + count.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+	}
+
+	/** Stops the threads this coordinator created (none when it was given its executor). */
+	@Override
+	public void close() {
+		if (this.storeCalls != null) {
+			this.heartbeats.shutdownNow();
+			this.storeCalls.shutdownNow();
+		}
 	}
 
 	/**

@@ -31,6 +31,11 @@ public record IdempotencyProblem(int status, String code, String title, String d
 				"A request with an idempotency key may have a body of at most " + maxBytes + " bytes.", null);
 	}
 
+	public static IdempotencyProblem requestUnreadable(String reason) {
+		return new IdempotencyProblem(400, "idempotency_request_unreadable", "Request unreadable",
+				"The request body could not be read to fingerprint it (" + reason + ").", null);
+	}
+
 	public static IdempotencyProblem keyReused(int status) {
 		return new IdempotencyProblem(status, "idempotency_key_reused", "Idempotency key reused",
 				"This idempotency key was already used with a different request. Use a new key for a new request.",

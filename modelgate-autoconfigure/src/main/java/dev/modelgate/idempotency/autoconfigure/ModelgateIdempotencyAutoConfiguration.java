@@ -1,0 +1,119 @@
+package dev.modelgate.idempotency.autoconfigure;
+
+import java.util.HashSet;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.modelgate.idempotency.core.IdempotencyCoordinator;
+import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.web.ClientIdentityResolver;
+import dev.modelgate.idempotency.web.DefaultClientIdentityResolver;
+import dev.modelgate.idempotency.web.IdempotencyFilter;
+import dev.modelgate.idempotency.web.IdempotencyProblemRenderer;
+import dev.modelgate.idempotency.web.IdempotentHandlerResolver;
+import dev.modelgate.idempotency.web.ProblemDetailRenderer;
+import dev.modelgate.idempotency.web.ReplayHeaders;
+import dev.modelgate.idempotency.web.ResponsePolicy;
+import dev.modelgate.idempotency.web.StatusResponsePolicy;
+
+/**
+ * Auto-configures Idempotency-Key handling: a store (Redis, JDBC or memory, in that order of
+ * preference under {@code store=auto}), the coordinator that drives the state machine on it, and,
+ * in a servlet web application, the filter for {@code @Idempotent} endpoints.
+ *
+ * <p>The store and coordinator do not require a web application, so that non-HTTP work can use them.
+ */
+@AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+		"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+		"org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration",
+		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
+@ConditionalOnBooleanProperty(name = "modelgate.idempotency.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ModelgateIdempotencyProperties.class)
+@Import({ RedisStoreConfiguration.class, MemoryStoreConfiguration.class, NoStoreConfiguration.class })
+public class ModelgateIdempotencyAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	IdempotencyCoordinator idempotencyCoordinator(IdempotencyStore store, ModelgateIdempotencyProperties properties) {
+		return IdempotencyCoordinator.create(store, properties.getOperationTimeout());
+	}
+
+	/** The filter and its collaborators, for servlet web applications. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnClass(DispatcherServlet.class)
+	static class WebConfiguration {
+
+		private static final Log logger = LogFactory.getLog(ModelgateIdempotencyAutoConfiguration.class);
+
+		@Bean
+		@ConditionalOnMissingBean
+		ClientIdentityResolver idempotencyClientIdentityResolver(ModelgateIdempotencyProperties properties) {
+			if (properties.getClientIdentityHeader() == null) {
+				logger.warn("modelgate.idempotency.client-identity-header is not set: requests without an "
+						+ "authenticated principal share one anonymous idempotency key space. Set it (for example "
+						+ "to Authorization) or declare a ClientIdentityResolver bean.");
+			}
+			return new DefaultClientIdentityResolver(properties.getClientIdentityHeader());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		ResponsePolicy idempotencyResponsePolicy(ModelgateIdempotencyProperties properties) {
+			return new StatusResponsePolicy(new HashSet<>(properties.getReleaseStatuses()),
+					properties.isRecordServerErrors());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		IdempotencyProblemRenderer idempotencyProblemRenderer(ObjectProvider<JsonMapper> jsonMapper) {
+			return new ProblemDetailRenderer(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()));
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		IdempotentHandlerResolver idempotentHandlerResolver(BeanFactory beanFactory,
+				ModelgateIdempotencyProperties properties) {
+			return new IdempotentHandlerResolver(
+					() -> beanFactory.getBeanProvider(RequestMappingHandlerMapping.class)
+						.stream()
+						.filter((mapping) -> mapping.getClass() == RequestMappingHandlerMapping.class)
+						.findFirst()
+						.orElse(null),
+					new IdempotentHandlerResolver.Defaults(properties.getTtl(), properties.getLeaseTtl(),
+							properties.getWaitTimeout()));
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		IdempotencyFilter idempotencyFilter(IdempotentHandlerResolver handlerResolver,
+				IdempotencyCoordinator coordinator, ClientIdentityResolver identityResolver,
+				ResponsePolicy responsePolicy, IdempotencyProblemRenderer problemRenderer,
+				ModelgateIdempotencyProperties properties) {
+			return new IdempotencyFilter(handlerResolver, coordinator, identityResolver, responsePolicy,
+					problemRenderer, new ReplayHeaders(properties.getReplayHeaders()),
+					new IdempotencyFilter.Settings(properties.getHeaderName(), properties.getKeyMaxLength(),
+							properties.getMaxRequestSize().toBytes(), properties.getMaxResponseSize().toBytes(),
+							properties.getRetryAfter(), properties.getMismatchStatus()));
+		}
+
+	}
+
+}

@@ -1,0 +1,154 @@
+package dev.modelgate.idempotency.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.util.StreamUtils;
+
+import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.StoredResponse;
+
+/**
+ * An {@link IdempotencyStore} on Redis. Each record is one hash at {@code keyPrefix + scope}, and
+ * each transition is one Lua script on that single key, sent as one {@code EVALSHA}: atomic against
+ * every other caller, one round trip, and usable on Redis Cluster. Leases and retention are the
+ * key's expiry, so an attempt whose holder died simply disappears and the next {@code begin}
+ * takes over.
+ */
+public class RedisIdempotencyStore implements IdempotencyStore {
+
+	private static final String SCRIPT_LOCATION = "META-INF/modelgate/scripts/";
+
+	private final RedisTemplate<byte[], byte[]> redis;
+
+	private final String keyPrefix;
+
+	private final RedisScript<List<Object>> beginScript;
+
+	private final RedisScript<Boolean> renewScript;
+
+	private final RedisScript<Boolean> completeScript;
+
+	private final RedisScript<Boolean> releaseScript;
+
+	/**
+	 * @param connectionFactory the Redis to keep records in
+	 * @param keyPrefix put before each scope hash to make the record's key
+	 */
+	public RedisIdempotencyStore(RedisConnectionFactory connectionFactory, String keyPrefix) {
+		this.redis = binaryTemplate(connectionFactory);
+		this.keyPrefix = keyPrefix;
+		this.beginScript = multiBulkScript("begin.lua");
+		this.renewScript = RedisScript.of(load("renew.lua"), Boolean.class);
+		this.completeScript = RedisScript.of(load("complete.lua"), Boolean.class);
+		this.releaseScript = RedisScript.of(load("release.lua"), Boolean.class);
+	}
+
+	@Override
+	public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
+		List<Object> answer = execute("begin", this.beginScript, scope, bytes(fingerprint), bytes(token),
+				millis(leaseTtl));
+		String outcome = new String((byte[]) answer.get(0), StandardCharsets.US_ASCII);
+		return switch (outcome) {
+			case "acquired" -> BeginResult.acquired();
+			case "mismatch" -> BeginResult.mismatch();
+			case "in_progress" -> BeginResult.inProgress();
+			case "completed" -> BeginResult.completed((answer.size() > 1) ? storedResponse(scope, answer) : null);
+			default -> throw new IdempotencyStoreException(
+					"Unexpected answer '" + outcome + "' to begin on Redis key " + key(scope));
+		};
+	}
+
+	@Override
+	public boolean renew(String scope, String token, Duration leaseTtl) {
+		return execute("renew", this.renewScript, scope, bytes(token), millis(leaseTtl));
+	}
+
+	@Override
+	public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
+		if (response == null) {
+			return execute("complete", this.completeScript, scope, bytes(token), millis(ttl));
+		}
+		return execute("complete", this.completeScript, scope, bytes(token), millis(ttl),
+				bytes(Integer.toString(response.status())), response.encodedHeaders(), response.body());
+	}
+
+	@Override
+	public boolean release(String scope, String token) {
+		return execute("release", this.releaseScript, scope, bytes(token));
+	}
+
+	private <T> T execute(String operation, RedisScript<T> script, String scope, byte[]... args) {
+		try {
+			return this.redis.execute(script, List.of(bytes(key(scope))), (Object[]) args);
+		}
+		catch (DataAccessException ex) {
+			throw new IdempotencyStoreException(operation + " failed on Redis key " + key(scope), ex);
+		}
+	}
+
+	private StoredResponse storedResponse(String scope, List<Object> answer) {
+		String status = new String((byte[]) answer.get(1), StandardCharsets.US_ASCII);
+		try {
+			return new StoredResponse(Integer.parseInt(status), StoredResponse.decodeHeaders((byte[]) answer.get(2)),
+					(byte[]) answer.get(3));
+		}
+		catch (NumberFormatException ex) {
+			throw new IdempotencyStoreException("Unreadable status '" + status + "' in Redis key " + key(scope), ex);
+		}
+	}
+
+	private String key(String scope) {
+		return this.keyPrefix + scope;
+	}
+
+	private static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static byte[] millis(Duration duration) {
+		return bytes(Long.toString(duration.toMillis()));
+	}
+
+	/** Keys, arguments and answers are raw bytes, so bodies round-trip exactly. */
+	private static RedisTemplate<byte[], byte[]> binaryTemplate(RedisConnectionFactory connectionFactory) {
+		RedisTemplate<byte[], byte[]> template = new RedisTemplate<>();
+		template.setConnectionFactory(connectionFactory);
+		template.setDefaultSerializer(RedisSerializer.byteArray());
+		template.afterPropertiesSet();
+		return template;
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static RedisScript<List<Object>> multiBulkScript(String name) {
+		return RedisScript.of(load(name), (Class) List.class);
+	}
+
+	/**
+	 * Reads the script text once, so executing it never touches the class path again (a
+	 * resource-backed script would check the resource for changes on every call).
+	 */
+	private static String load(String name) {
+		ClassPathResource resource = new ClassPathResource(SCRIPT_LOCATION + name,
+				RedisIdempotencyStore.class.getClassLoader());
+		try (InputStream in = resource.getInputStream()) {
+			return StreamUtils.copyToString(in, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot read Redis script " + resource, ex);
+		}
+	}
+
+}

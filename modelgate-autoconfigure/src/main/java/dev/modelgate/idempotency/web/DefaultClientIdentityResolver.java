@@ -1,0 +1,54 @@
+package dev.modelgate.idempotency.web;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.Principal;
+import java.util.HexFormat;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+/**
+ * The authenticated principal's name when there is one; else the SHA-256 of the configured identity
+ * header (for example {@code Authorization}, so that two API keys never share a key space); else one
+ * shared anonymous identity.
+ */
+public class DefaultClientIdentityResolver implements ClientIdentityResolver {
+
+	static final String ANONYMOUS = "anonymous";
+
+	private final String identityHeader;
+
+	/**
+	 * @param identityHeader the header that identifies unauthenticated clients, or {@code null}
+	 */
+	public DefaultClientIdentityResolver(String identityHeader) {
+		this.identityHeader = identityHeader;
+	}
+
+	@Override
+	public String resolve(HttpServletRequest request) {
+		Principal principal = request.getUserPrincipal();
+		if (principal != null && principal.getName() != null) {
+			return "principal:" + principal.getName();
+		}
+		if (this.identityHeader != null) {
+			String value = request.getHeader(this.identityHeader);
+			if (value != null && !value.isEmpty()) {
+				return "header:" + sha256(value);
+			}
+		}
+		return ANONYMOUS;
+	}
+
+	private static String sha256(String value) {
+		try {
+			MessageDigest digest = MessageDigest.getInstance("SHA-256");
+			return HexFormat.of().formatHex(digest.digest(value.getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

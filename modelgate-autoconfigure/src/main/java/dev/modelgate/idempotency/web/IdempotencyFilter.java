@@ -1,0 +1,434 @@
+package dev.modelgate.idempotency.web;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.Part;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.core.Ordered;
+import org.springframework.http.MediaType;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.CanonicalBody;
+import dev.modelgate.idempotency.core.IdempotencyCoordinator;
+import dev.modelgate.idempotency.core.IdempotencyCoordinator.Attempt;
+import dev.modelgate.idempotency.core.IdempotencyContext;
+import dev.modelgate.idempotency.core.IdempotencyKey;
+import dev.modelgate.idempotency.core.IdempotencyScope;
+import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.InvalidIdempotencyKeyException;
+import dev.modelgate.idempotency.core.Lease;
+import dev.modelgate.idempotency.core.RequestFingerprint;
+import dev.modelgate.idempotency.core.StoredResponse;
+
+/**
+ * Applies the Idempotency-Key state machine to requests bound for {@code @Idempotent} handlers;
+ * every other request passes untouched (no buffering, no store call).
+ *
+ * <p>For a keyed request: validate the key, buffer and fingerprint the body, {@code begin} in the
+ * store, then either refuse (mismatch, in progress), replay the recorded response, or run the
+ * handler under a renewed lease with its response held back, record it, and only then send it.
+ */
+public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
+
+	/**
+	 * After Spring Security's filter chain (order -100), so that the authenticated principal is known
+	 * when the client identity is resolved, and after the request-wrapping filters, so that the body
+	 * this filter buffers is the one the handler will read.
+	 */
+	public static final int DEFAULT_ORDER = -90;
+
+	/** Response header that marks a replayed response. */
+	public static final String REPLAYED_HEADER = "Idempotency-Replayed";
+
+	private static final Log logger = LogFactory.getLog(IdempotencyFilter.class);
+
+	private final IdempotentHandlerResolver handlerResolver;
+
+	private final IdempotencyCoordinator coordinator;
+
+	private final ClientIdentityResolver identityResolver;
+
+	private final ResponsePolicy responsePolicy;
+
+	private final IdempotencyProblemRenderer problemRenderer;
+
+	private final ReplayHeaders replayHeaders;
+
+	private final Settings settings;
+
+	private int order = DEFAULT_ORDER;
+
+	public IdempotencyFilter(IdempotentHandlerResolver handlerResolver, IdempotencyCoordinator coordinator,
+			ClientIdentityResolver identityResolver, ResponsePolicy responsePolicy,
+			IdempotencyProblemRenderer problemRenderer, ReplayHeaders replayHeaders, Settings settings) {
+		this.handlerResolver = handlerResolver;
+		this.coordinator = coordinator;
+		this.identityResolver = identityResolver;
+		this.responsePolicy = responsePolicy;
+		this.problemRenderer = problemRenderer;
+		this.replayHeaders = replayHeaders;
+		this.settings = settings;
+	}
+
+	@Override
+	public int getOrder() {
+		return this.order;
+	}
+
+	public void setOrder(int order) {
+		this.order = order;
+	}
+
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		IdempotentEndpoint endpoint = resolveEndpoint(request);
+		if (endpoint == null) {
+			chain.doFilter(request, response);
+			return;
+		}
+		IdempotencyKey key;
+		try {
+			key = IdempotencyKey.parse(Collections.list(request.getHeaders(this.settings.headerName())),
+					this.settings.keyMaxLength());
+		}
+		catch (InvalidIdempotencyKeyException ex) {
+			reject(IdempotencyProblem.keyInvalid(ex.getMessage()), request, response);
+			return;
+		}
+		if (key == null) {
+			if (endpoint.required()) {
+				reject(IdempotencyProblem.keyMissing(this.settings.headerName()), request, response);
+			}
+			else {
+				chain.doFilter(request, response);
+			}
+			return;
+		}
+		ReadRequest read = readBody(request, endpoint);
+		if (read.problem() != null) {
+			reject(read.problem(), request, response);
+			return;
+		}
+		String scope = IdempotencyScope
+			.of(this.identityResolver.resolve(request), request.getMethod(), endpoint.scopeName(), key)
+			.hash();
+		Attempt attempt;
+		try {
+			attempt = this.coordinator.begin(scope, read.fingerprint(), endpoint.leaseTtl(), endpoint.waitTimeout());
+		}
+		catch (IdempotencyStoreException ex) {
+			if (endpoint.onStoreFailure() == Idempotent.StoreFailure.PROCEED) {
+				logger.warn("Idempotency store unavailable for scope " + scope
+						+ "; running the handler without protection (onStoreFailure = PROCEED): " + ex.getMessage());
+				chain.doFilter(read.request(), response);
+			}
+			else {
+				logger.warn("Idempotency store unavailable for scope " + scope + "; answering 503: " + ex.getMessage());
+				reject(IdempotencyProblem.storeUnavailable(this.settings.retryAfter()), request, response);
+			}
+			return;
+		}
+		switch (attempt.outcome()) {
+			case MISMATCH -> reject(IdempotencyProblem.keyReused(this.settings.mismatchStatus()), request, response);
+			case IN_PROGRESS -> reject(IdempotencyProblem.inProgress(this.settings.retryAfter()), request, response);
+			case COMPLETED -> replay(attempt.result(), request, response);
+			case ACQUIRED -> new Execution(attempt.lease(), endpoint).run(read.request(), response, chain);
+		}
+	}
+
+	private IdempotentEndpoint resolveEndpoint(HttpServletRequest request) {
+		try {
+			return this.handlerResolver.resolve(request);
+		}
+		catch (Exception ex) {
+			// The DispatcherServlet will meet the same failure and report it in its own way.
+			return null;
+		}
+	}
+
+	private ReadRequest readBody(HttpServletRequest request, IdempotentEndpoint endpoint) throws IOException {
+		long maxBytes = this.settings.maxRequestBytes();
+		MediaType contentType = contentType(request);
+		try {
+			if (contentType != null && MediaType.MULTIPART_FORM_DATA.includes(contentType)) {
+				return readParts(request, endpoint, maxBytes);
+			}
+			BufferedRequest buffered = BufferedRequest.read(request, maxBytes);
+			if (buffered == null) {
+				return ReadRequest.refused(IdempotencyProblem.requestTooLarge(maxBytes));
+			}
+			byte[] body = buffered.body();
+			CanonicalBody canonical = isJson(contentType)
+					? CanonicalBody.json(body, 0, body.length, endpoint.ignoreFields())
+					: CanonicalBody.bytes(body);
+			return ReadRequest.read(buffered, fingerprint(request, endpoint, canonical));
+		}
+		catch (IOException | ServletException | IllegalStateException ex) {
+			if (isSizeLimit(ex)) {
+				return ReadRequest.refused(IdempotencyProblem.requestTooLarge(maxBytes));
+			}
+			return ReadRequest.refused(IdempotencyProblem.requestUnreadable(ex.getClass().getSimpleName()));
+		}
+	}
+
+	/** Multipart bodies are parsed by the container (so the handler can still read the parts). */
+	private ReadRequest readParts(HttpServletRequest request, IdempotentEndpoint endpoint, long maxBytes)
+			throws IOException, ServletException {
+		if (request.getContentLengthLong() > maxBytes) {
+			return ReadRequest.refused(IdempotencyProblem.requestTooLarge(maxBytes));
+		}
+		List<CanonicalBody.Part> parts = new ArrayList<>();
+		long total = 0;
+		for (Part part : request.getParts()) {
+			total += part.getSize();
+			if (total > maxBytes) {
+				return ReadRequest.refused(IdempotencyProblem.requestTooLarge(maxBytes));
+			}
+			String fileName = (part.getSubmittedFileName() != null) ? part.getSubmittedFileName() : "";
+			parts.add(new CanonicalBody.Part(part.getName(), fileName, part.getInputStream().readAllBytes()));
+		}
+		return ReadRequest.read(request, fingerprint(request, endpoint, CanonicalBody.parts(parts)));
+	}
+
+	private static String fingerprint(HttpServletRequest request, IdempotentEndpoint endpoint, CanonicalBody body) {
+		return RequestFingerprint.of(request.getMethod(), endpoint.route(), request.getQueryString(), body);
+	}
+
+	private static boolean isSizeLimit(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause.getClass().getSimpleName().contains("SizeLimitExceeded")
+					|| cause.getClass().getSimpleName().contains("SizeException")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static MediaType contentType(HttpServletRequest request) {
+		String value = request.getContentType();
+		if (value == null) {
+			return null;
+		}
+		try {
+			return MediaType.parseMediaType(value);
+		}
+		catch (IllegalArgumentException ex) {
+			return null;
+		}
+	}
+
+	private static boolean isJson(MediaType contentType) {
+		return contentType != null && (MediaType.APPLICATION_JSON.isCompatibleWith(contentType)
+				|| "json".equals(contentType.getSubtypeSuffix()));
+	}
+
+	private void replay(BeginResult completed, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
+		StoredResponse stored = completed.response();
+		if (stored == null) {
+			reject(IdempotencyProblem.resultUnavailable(), request, response);
+			return;
+		}
+		response.setStatus(stored.status());
+		stored.headers().forEach((name, values) -> {
+			if (this.replayHeaders.isReplayed(name)) {
+				values.forEach((value) -> response.addHeader(name, value));
+			}
+		});
+		response.setHeader(REPLAYED_HEADER, "true");
+		response.setContentLength(stored.body().length);
+		response.getOutputStream().write(stored.body());
+	}
+
+	private void reject(IdempotencyProblem problem, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
+		response.setStatus(problem.status());
+		response.setHeader("Cache-Control", "no-store");
+		if (problem.retryAfter() != null) {
+			response.setHeader("Retry-After", Long.toString(wholeSecondsAtLeastOne(problem.retryAfter())));
+		}
+		this.problemRenderer.render(problem, request, response);
+	}
+
+	private static long wholeSecondsAtLeastOne(Duration duration) {
+		long seconds = duration.toSeconds() + ((duration.toNanosPart() > 0) ? 1 : 0);
+		return Math.max(1, seconds);
+	}
+
+	/** One run of a handler under a held lease, from the chain call to the record. */
+	private final class Execution implements CapturingResponse.OverflowListener {
+
+		private final Lease lease;
+
+		private final IdempotentEndpoint endpoint;
+
+		private boolean settledEarly;
+
+		Execution(Lease lease, IdempotentEndpoint endpoint) {
+			this.lease = lease;
+			this.endpoint = endpoint;
+		}
+
+		void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+				throws IOException, ServletException {
+			CapturingResponse capture = new CapturingResponse(response, IdempotencyFilter.this.settings.maxResponseBytes(),
+					this);
+			try (IdempotencyContext.Binding binding = this.lease.bindToCurrentThread()) {
+				chain.doFilter(new AsyncAwareRequest(request, capture), capture);
+			}
+			catch (IOException | ServletException | RuntimeException | Error ex) {
+				release("the handler threw " + ex.getClass().getName());
+				throw ex;
+			}
+			if (request.isAsyncStarted()) {
+				release("the response is streamed or asynchronous and cannot be recorded");
+				return;
+			}
+			finish(capture);
+		}
+
+		private void finish(CapturingResponse capture) throws IOException {
+			if (capture.isOverflowed()) {
+				if (!this.settledEarly) {
+					release("the response was not recordable");
+				}
+				return;
+			}
+			if (capture.isErrorSent() || !IdempotencyFilter.this.responsePolicy.shouldRecord(capture.getStatus())) {
+				release(null);
+				capture.commit();
+				return;
+			}
+			complete(capture.toStoredResponse(IdempotencyFilter.this.replayHeaders));
+			capture.commit();
+		}
+
+		/**
+		 * An oversized body is about to reach the client: record "done, result not kept" first, so
+		 * that the key stays spent (a retry gets 410 rather than running the operation again).
+		 */
+		@Override
+		public void beforeOverflow(int status) {
+			if (IdempotencyFilter.this.responsePolicy.shouldRecord(status)) {
+				this.settledEarly = true;
+				logger.warn("Response for idempotency scope " + this.lease.scope() + " is larger than "
+						+ IdempotencyFilter.this.settings.maxResponseBytes()
+						+ " bytes; it is delivered but not stored, and retries will get 410");
+				complete(null);
+			}
+		}
+
+		private void complete(StoredResponse response) {
+			try {
+				if (!this.lease.complete(response, this.endpoint.ttl())) {
+					logger.warn("Idempotency lease for scope " + this.lease.scope()
+							+ " was lost before completion (another attempt took over); the response is not recorded");
+				}
+			}
+			catch (IdempotencyStoreException ex) {
+				logger.warn("Could not record the response for idempotency scope " + this.lease.scope()
+						+ "; the lease will run out on its own: " + ex.getMessage());
+			}
+		}
+
+		private void release(String warning) {
+			if (warning != null) {
+				logger.warn("Idempotency scope " + this.lease.scope() + " released: " + warning);
+			}
+			try {
+				this.lease.release();
+			}
+			catch (IdempotencyStoreException ex) {
+				logger.warn("Could not release idempotency scope " + this.lease.scope()
+						+ "; the lease will run out on its own: " + ex.getMessage());
+			}
+		}
+
+	}
+
+	/**
+	 * Switches the held response to pass-through the moment the handler goes asynchronous (SSE,
+	 * {@code StreamingResponseBody}, deferred results): from then on other threads write to the
+	 * client, and holding their output back would race with the container completing the response.
+	 */
+	private static final class AsyncAwareRequest extends HttpServletRequestWrapper {
+
+		private final CapturingResponse capture;
+
+		AsyncAwareRequest(HttpServletRequest request, CapturingResponse capture) {
+			super(request);
+			this.capture = capture;
+		}
+
+		@Override
+		public AsyncContext startAsync() {
+			passThrough();
+			return super.startAsync();
+		}
+
+		@Override
+		public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
+			passThrough();
+			return super.startAsync(request, response);
+		}
+
+		private void passThrough() {
+			try {
+				this.capture.switchToPassThrough();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+
+	}
+
+	/**
+	 * The request as the handler will see it and its fingerprint, or the problem that stops it.
+	 */
+	private record ReadRequest(HttpServletRequest request, String fingerprint, IdempotencyProblem problem) {
+
+		static ReadRequest read(HttpServletRequest request, String fingerprint) {
+			return new ReadRequest(request, fingerprint, null);
+		}
+
+		static ReadRequest refused(IdempotencyProblem problem) {
+			return new ReadRequest(null, null, problem);
+		}
+
+	}
+
+	/**
+	 * Global settings of the filter.
+	 *
+	 * @param headerName the key header
+	 * @param keyMaxLength the longest key accepted
+	 * @param maxRequestBytes the largest body buffered for a keyed request
+	 * @param maxResponseBytes the largest body stored for replay
+	 * @param retryAfter the Retry-After hint on 409 and 503
+	 * @param mismatchStatus the status for a key reused with another request
+	 */
+	public record Settings(String headerName, int keyMaxLength, long maxRequestBytes, long maxResponseBytes,
+			Duration retryAfter, int mismatchStatus) {
+	}
+
+}

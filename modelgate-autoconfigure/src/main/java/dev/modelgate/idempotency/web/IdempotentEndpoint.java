@@ -1,0 +1,33 @@
+package dev.modelgate.idempotency.web;
+
+import java.time.Duration;
+import java.util.List;
+
+import tools.jackson.core.JsonPointer;
+
+import dev.modelgate.idempotency.Idempotent;
+
+/**
+ * The settings of one {@code @Idempotent} handler, with the annotation's overrides applied to the
+ * global defaults, resolved once at start-up.
+ *
+ * @param route the route pattern the request matched
+ * @param scopeName the name of the key space (the route, unless the annotation names one)
+ * @param required whether a request without a key is refused
+ * @param ttl how long a completed response is kept
+ * @param leaseTtl how long a lease lasts between heartbeats
+ * @param waitTimeout how long a duplicate waits for the first request; zero rejects at once
+ * @param ignoreFields JSON Pointers left out of the fingerprint
+ * @param onStoreFailure what to do when the store cannot be reached
+ */
+public record IdempotentEndpoint(String route, String scopeName, boolean required, Duration ttl,
+		Duration leaseTtl, Duration waitTimeout, List<JsonPointer> ignoreFields,
+		Idempotent.StoreFailure onStoreFailure) {
+
+	IdempotentEndpoint withRoute(String route) {
+		String scope = this.scopeName.isEmpty() ? route : this.scopeName;
+		return new IdempotentEndpoint(route, scope, this.required, this.ttl, this.leaseTtl, this.waitTimeout,
+				this.ignoreFields, this.onStoreFailure);
+	}
+
+}

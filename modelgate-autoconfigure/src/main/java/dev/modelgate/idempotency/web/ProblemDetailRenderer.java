@@ -1,0 +1,55 @@
+package dev.modelgate.idempotency.web;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Renders problems as RFC 9457 {@code application/problem+json}, with the snake_case {@code code}
+ * as an extension member.
+ */
+public class ProblemDetailRenderer implements IdempotencyProblemRenderer {
+
+	private final JsonMapper jsonMapper;
+
+	public ProblemDetailRenderer(JsonMapper jsonMapper) {
+		this.jsonMapper = jsonMapper;
+	}
+
+	@Override
+	public void render(IdempotencyProblem problem, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
+		ProblemDetail detail = ProblemDetail.forStatusAndDetail(
+				org.springframework.http.HttpStatusCode.valueOf(problem.status()), problem.detail());
+		detail.setType(URI.create(problem.type()));
+		detail.setTitle(problem.title());
+		detail.setInstance(URI.create(request.getRequestURI()));
+		detail.setProperty("code", problem.code());
+		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+		this.jsonMapper.writeValue(response.getOutputStream(), toMembers(detail));
+	}
+
+	/** The members in RFC 9457 order, extensions flattened beside them. */
+	private static Map<String, Object> toMembers(ProblemDetail detail) {
+		Map<String, Object> members = new LinkedHashMap<>();
+		members.put("type", detail.getType().toString());
+		members.put("title", detail.getTitle());
+		members.put("status", detail.getStatus());
+		members.put("detail", detail.getDetail());
+		members.put("instance", detail.getInstance().toString());
+		if (detail.getProperties() != null) {
+			members.putAll(detail.getProperties());
+		}
+		return members;
+	}
+
+}

@@ -1,0 +1,27 @@
+-- Acquires the record for a new attempt, or reports what holds it. A record that is not there
+-- (never written, released, or its lease or retention expired) is acquired.
+-- KEYS[1]: the record. ARGV[1]: fingerprint, ARGV[2]: token, ARGV[3]: lease in milliseconds.
+-- Answers {'acquired'}, {'mismatch'}, {'in_progress'}, {'completed'} when the result was not kept,
+-- or {'completed', status, headers, body}.
+if redis.call('EXISTS', KEYS[1]) == 0 then
+	redis.call('HSET', KEYS[1], 'fp', ARGV[1], 'state', 'in_progress', 'token', ARGV[2])
+	redis.call('PEXPIRE', KEYS[1], ARGV[3])
+	return { 'acquired' }
+end
+local record = redis.call('HMGET', KEYS[1], 'fp', 'state')
+-- Something else wrote this key: answering from it would be a guess, so report it as a failure.
+if not record[1] or (record[2] ~= 'in_progress' and record[2] ~= 'completed') then
+	return redis.error_reply('unreadable idempotency record')
+end
+-- The fingerprint comes first: a reused key is an error whatever state its request is in.
+if record[1] ~= ARGV[1] then
+	return { 'mismatch' }
+end
+if record[2] == 'in_progress' then
+	return { 'in_progress' }
+end
+local response = redis.call('HMGET', KEYS[1], 'status', 'headers', 'body')
+if not response[1] then
+	return { 'completed' }
+end
+return { 'completed', response[1], response[2], response[3] }

@@ -1,0 +1,210 @@
+package dev.modelgate.idempotency.web.testapp;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RequestPart;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.multipart.MultipartFile;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
+
+import dev.modelgate.idempotency.Idempotent;
+
+@RestController
+class TestController {
+
+	private final Invocations invocations;
+
+	TestController(Invocations invocations) {
+		this.invocations = invocations;
+	}
+
+	@PostMapping("/orders")
+	@Idempotent
+	ResponseEntity<Map<String, Object>> createOrder(@RequestBody Map<String, Object> order) {
+		int run = this.invocations.increment("orders");
+		return ResponseEntity.created(URI.create("/orders/" + run))
+			.header("Set-Cookie", "session=secret")
+			.header("X-Not-Replayed", "x")
+			.header("ETag", "\"v" + run + "\"")
+			.body(Map.of("order", run, "received", order));
+	}
+
+	@GetMapping("/plain")
+	String plain() {
+		return "plain " + this.invocations.increment("plain");
+	}
+
+	@PostMapping("/plain")
+	String plainPost(@RequestBody(required = false) String body) {
+		return "plain " + this.invocations.increment("plain");
+	}
+
+	@PostMapping("/items/{id}")
+	@Idempotent
+	String item(@PathVariable String id) {
+		return "item " + id + " " + this.invocations.increment("item");
+	}
+
+	@PostMapping("/items/special")
+	String special() {
+		return "special " + this.invocations.increment("special");
+	}
+
+	@PostMapping("/required")
+	@Idempotent(required = true)
+	String required() {
+		return "required " + this.invocations.increment("required");
+	}
+
+	@PostMapping("/status/{code}")
+	@Idempotent
+	ResponseEntity<String> status(@PathVariable int code) {
+		int run = this.invocations.increment("status");
+		return ResponseEntity.status(code).body("status " + code + " run " + run);
+	}
+
+	@PostMapping("/send-error/{code}")
+	@Idempotent
+	void sendError(@PathVariable int code, HttpServletResponse response) throws IOException {
+		this.invocations.increment("send-error");
+		response.sendError(code, "sent");
+	}
+
+	@PostMapping("/slow")
+	@Idempotent
+	String slow() throws InterruptedException {
+		int run = this.invocations.increment("slow");
+		this.invocations.awaitGate();
+		return "slow " + run;
+	}
+
+	@PostMapping("/slow-wait")
+	@Idempotent(inProgress = Idempotent.InProgress.WAIT)
+	String slowWait() throws InterruptedException {
+		int run = this.invocations.increment("slow-wait");
+		this.invocations.awaitGate();
+		return "slow-wait " + run;
+	}
+
+	@PostMapping("/short-lease")
+	@Idempotent(leaseTtl = "600ms")
+	String shortLease() throws InterruptedException {
+		int run = this.invocations.increment("short-lease");
+		this.invocations.awaitGate();
+		return "short-lease " + run;
+	}
+
+	@PostMapping("/big")
+	@Idempotent
+	void big(@RequestParam int size, HttpServletResponse response) throws IOException {
+		this.invocations.increment("big");
+		response.setContentType(MediaType.APPLICATION_OCTET_STREAM_VALUE);
+		byte[] chunk = new byte[8192];
+		for (int written = 0; written < size; written += chunk.length) {
+			response.getOutputStream().write(chunk, 0, Math.min(chunk.length, size - written));
+		}
+	}
+
+	@PostMapping("/throws")
+	@Idempotent
+	String throwsException() {
+		this.invocations.increment("throws");
+		throw new IllegalStateException("boom");
+	}
+
+	@PostMapping("/sse")
+	@Idempotent
+	SseEmitter sse() throws IOException {
+		this.invocations.increment("sse");
+		SseEmitter emitter = new SseEmitter();
+		emitter.send("one");
+		emitter.complete();
+		return emitter;
+	}
+
+	@PostMapping("/streaming")
+	@Idempotent
+	StreamingResponseBody streaming() {
+		this.invocations.increment("streaming");
+		return (out) -> out.write("streamed".getBytes(StandardCharsets.UTF_8));
+	}
+
+	@PostMapping(path = "/form", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+	@Idempotent
+	String form(@RequestParam String name, @RequestParam(required = false) String city) {
+		return "form " + name + " " + city + " " + this.invocations.increment("form");
+	}
+
+	@PostMapping(path = "/upload", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+	@Idempotent
+	String upload(@RequestPart("file") MultipartFile file, @RequestParam String label) throws IOException {
+		return "upload " + label + " " + file.getOriginalFilename() + " " + file.getBytes().length + " "
+				+ this.invocations.increment("upload");
+	}
+
+	@PostMapping("/reader")
+	@Idempotent
+	String reader(HttpServletRequest request) throws IOException {
+		StringBuilder body = new StringBuilder();
+		request.getReader().lines().forEach(body::append);
+		String again = new String(request.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		return "reader " + body + " | " + again + " " + this.invocations.increment("reader");
+	}
+
+	@PostMapping("/ignore")
+	@Idempotent(ignoreFields = { "/meta/trace", "/sent_at" })
+	String ignore(@RequestBody String body) {
+		return "ignore " + this.invocations.increment("ignore");
+	}
+
+	@PostMapping("/binary")
+	@Idempotent
+	ResponseEntity<byte[]> binary() {
+		this.invocations.increment("binary");
+		byte[] body = new byte[256];
+		for (int i = 0; i < body.length; i++) {
+			body[i] = (byte) i;
+		}
+		return ResponseEntity.ok().contentType(MediaType.APPLICATION_OCTET_STREAM).body(body);
+	}
+
+	@PostMapping("/proceed")
+	@Idempotent(onStoreFailure = Idempotent.StoreFailure.PROCEED)
+	String proceed() {
+		return "proceed " + this.invocations.increment("proceed");
+	}
+
+	@PostMapping("/scoped-a")
+	@Idempotent(scope = "shared")
+	String scopedA(@RequestBody String body) {
+		return "scoped " + this.invocations.increment("scoped");
+	}
+
+	@PostMapping("/redirect")
+	@Idempotent
+	void redirect(HttpServletResponse response) throws IOException {
+		this.invocations.increment("redirect");
+		response.sendRedirect("/orders/42");
+	}
+
+	@PostMapping("/query")
+	@Idempotent
+	String query(@RequestParam Map<String, String> params) {
+		return "query " + this.invocations.increment("query");
+	}
+
+}
