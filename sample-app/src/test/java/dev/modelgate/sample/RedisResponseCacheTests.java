@@ -5,7 +5,6 @@ import java.util.Set;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +20,8 @@ import static dev.modelgate.sample.GatewayClient.newKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The redis profile against a real Redis (skipped when none is reachable): the response cache and
- * the idempotency records both live there.
+ * The redis profile against a real Redis (the tests fail, never skip, when none is reachable): the
+ * response cache and the idempotency records both live there.
  */
 @ActiveProfiles("redis")
 class RedisResponseCacheTests extends StubbedProviderTests {
@@ -34,7 +33,10 @@ class RedisResponseCacheTests extends StubbedProviderTests {
 
 	@BeforeAll
 	static void requireRedis() {
-		Assumptions.assumeTrue(RedisReachable.check(), "Redis is not reachable");
+		if (!RedisReachable.check()) {
+			throw new IllegalStateException("These tests need Redis at REDIS_HOST:REDIS_PORT (default 127.0.0.1:6379); "
+					+ "start one with: redis-server --daemonize yes --port 6379 --save \"\" --appendonly no");
+		}
 	}
 
 	@DynamicPropertySource
