@@ -46,6 +46,11 @@ abstract class AbstractDuplicateStormTests {
 	/** The scenario's name in logs and results. */
 	protected abstract String scenario();
 
+	/** Anything about the store after the storm worth a line in the report. */
+	protected String storeDetails(StoreServer store) {
+		return "";
+	}
+
 	@BeforeAll
 	void startStoreUpstreamAndGateways() {
 		this.upstream = CountingUpstream.start();
@@ -74,7 +79,7 @@ abstract class AbstractDuplicateStormTests {
 		DuplicateStorm.Result result = new DuplicateStorm(this.apps, this.upstream, Settings.keys(),
 				Settings.duplicates(), KEYS_IN_FLIGHT).run();
 
-		Report.write(scenario(), result.summary(this.store.name()));
+		Report.write(scenario(), result.summary(this.store.name()) + "\n" + storeDetails(this.store));
 		assertThat(result.violations()).isEmpty();
 		assertThat(result.upstreamCalls()).isEqualTo(Settings.keys());
 		assertThat(result.count(200, false)).isEqualTo(Settings.keys());

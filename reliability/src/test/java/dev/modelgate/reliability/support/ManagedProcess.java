@@ -31,14 +31,15 @@ public final class ManagedProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Starts {@code command}, its standard output and error appended to {@code log}.
+	 * Starts {@code command}, its standard output and error written to {@code log} (replacing the file
+	 * a previous run left).
 	 * @param name what to call the process in messages
 	 * @param environment variables added to the suite's own environment
 	 */
 	public static ManagedProcess start(String name, List<String> command, Map<String, String> environment,
 			Path log) {
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+			.redirectOutput(log.toFile());
 		builder.environment().putAll(environment);
 		try {
 			Files.createDirectories(log.getParent());

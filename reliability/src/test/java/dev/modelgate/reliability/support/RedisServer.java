@@ -183,7 +183,7 @@ public final class RedisServer implements StoreServer {
 		}
 		this.starts++;
 		this.process = ManagedProcess.start(this.name + ":" + this.port, command, Map.of(),
-				WorkDirectories.log(this.scenario, this.name + "-" + this.port));
+				WorkDirectories.log(this.scenario, this.name + "-" + this.port + "-start-" + this.starts));
 		this.process.awaitCondition(this::ping, "PONG", START_TIMEOUT);
 	}
 
