@@ -162,9 +162,13 @@ public final class RedisServer implements StoreServer {
 		this.process.suspend();
 	}
 
-	/** SIGCONT, after {@link #freeze()}; it then runs every command that queued up meanwhile. */
+	/**
+	 * SIGCONT, after {@link #freeze()}, and waits until it answers; it first runs every command that
+	 * queued up meanwhile.
+	 */
 	public void thaw() {
 		this.process.resume();
+		this.process.awaitCondition(this::ping, "PONG", START_TIMEOUT);
 	}
 
 	private void launch() {

@@ -28,9 +28,12 @@ public final class Settings {
 		return Integer.getInteger("reliability.instances", 2);
 	}
 
-	/** How long the store stays down in the outage scenarios ({@code reliability.outage}, default 4s). */
+	/**
+	 * How long the store stays down in the outage scenarios ({@code reliability.outage}, default 10s:
+	 * long enough for a client's reconnection back-off to show).
+	 */
 	public static Duration outage() {
-		return duration("reliability.outage", Duration.ofSeconds(4));
+		return duration("reliability.outage", Duration.ofSeconds(10));
 	}
 
 	private static Duration duration(String property, Duration fallback) {
