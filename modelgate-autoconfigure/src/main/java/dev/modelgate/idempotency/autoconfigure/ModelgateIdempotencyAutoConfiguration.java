@@ -46,7 +46,7 @@ import dev.modelgate.idempotency.web.StatusResponsePolicy;
 		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "modelgate.idempotency.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(ModelgateIdempotencyProperties.class)
-@Import({ MemoryStoreConfiguration.class, NoStoreConfiguration.class })
+@Import({ JdbcStoreConfiguration.class, MemoryStoreConfiguration.class, NoStoreConfiguration.class })
 public class ModelgateIdempotencyAutoConfiguration {
 
 	@Bean
