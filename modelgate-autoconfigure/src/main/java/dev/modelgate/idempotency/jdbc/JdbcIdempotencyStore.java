@@ -45,9 +45,6 @@ import dev.modelgate.idempotency.core.StoredResponse;
  */
 public class JdbcIdempotencyStore implements IdempotencyStore {
 
-	/** The table name used unless another is configured. */
-	public static final String DEFAULT_TABLE_NAME = "modelgate_idempotency";
-
 	/** How long an applied or released-after-applied record is kept unless told otherwise. */
 	public static final Duration DEFAULT_APPLIED_RETENTION = Duration.ofHours(24);
 
