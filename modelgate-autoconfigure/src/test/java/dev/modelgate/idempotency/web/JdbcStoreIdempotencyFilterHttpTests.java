@@ -4,6 +4,7 @@ import javax.sql.DataSource;
 
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.TestPropertySource;
 
 import dev.modelgate.idempotency.testsupport.PostgresTestServer;
@@ -12,6 +13,7 @@ import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 		"modelgate.idempotency.jdbc.table-name=modelgate_idempotency_http_test",
 		"modelgate.idempotency.jdbc.initialize-schema=always",
 		"spring.autoconfigure.exclude=org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
+@Import(JdbcStoreIdempotencyFilterHttpTests.PostgresDataSource.class)
 class JdbcStoreIdempotencyFilterHttpTests extends AbstractIdempotencyFilterHttpTests {
 
 	@TestConfiguration(proxyBeanMethods = false)
