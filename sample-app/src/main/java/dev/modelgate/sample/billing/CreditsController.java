@@ -1,5 +1,7 @@
 package dev.modelgate.sample.billing;
 
+import dev.modelgate.sample.ClientIdentity;
+
 import java.util.Map;
 
 import org.springframework.http.HttpHeaders;

@@ -2,7 +2,7 @@ package dev.modelgate.sample.chat;
 
 import java.util.Optional;
 
-import dev.modelgate.sample.billing.ClientIdentity;
+import dev.modelgate.sample.ClientIdentity;
 import dev.modelgate.sample.billing.CreditLedger;
 import dev.modelgate.sample.cache.CacheStatus;
 import dev.modelgate.sample.cache.ResponseCache;

@@ -1,11 +1,14 @@
-package dev.modelgate.sample.billing;
+package dev.modelgate.sample;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-/** Who is billed: the SHA-256 of the client's Authorization header, so no API key is stored. */
+/**
+ * Who a client is, for billing and the response cache: the SHA-256 of its Authorization header, so
+ * that no API key is ever stored; "anonymous" without one.
+ */
 public final class ClientIdentity {
 
 	private ClientIdentity() {
