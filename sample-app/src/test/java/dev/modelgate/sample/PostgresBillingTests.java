@@ -22,7 +22,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.TestPropertySource;
 
-import dev.modelgate.sample.ClientIdentity;
 import dev.modelgate.sample.billing.CreditLedger;
 
 import static dev.modelgate.sample.GatewayClient.chatRequest;
