@@ -136,6 +136,26 @@ public final class ManagedProcess implements AutoCloseable {
 		}
 	}
 
+	/** Sends a signal, such as {@code QUIT}, to the process. */
+	public void signal(String name) {
+		run(Duration.ofSeconds(10), "kill", "-" + name, Long.toString(pid()));
+	}
+
+	/** Waits until the process has exited; fails with its log's tail if it does not in time. */
+	public void awaitExit(Duration timeout) {
+		try {
+			if (!this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+				throw new IllegalStateException(this.name + " did not exit within " + timeout + ". Its log (" + this.log
+						+ ") ends with:\n" + logTail());
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted", ex);
+		}
+		Reaper.forget(this);
+	}
+
 	/** SIGKILL: the process gets no chance to clean up, as in a crash or an OOM kill. */
 	public void kill() {
 		this.process.destroyForcibly();
@@ -164,12 +184,12 @@ public final class ManagedProcess implements AutoCloseable {
 	 * pause; sockets stay open and the kernel keeps accepting bytes for it.
 	 */
 	public void suspend() {
-		run(Duration.ofSeconds(10), "kill", "-STOP", Long.toString(pid()));
+		signal("STOP");
 	}
 
 	/** SIGCONT, after {@link #suspend()}. */
 	public void resume() {
-		run(Duration.ofSeconds(10), "kill", "-CONT", Long.toString(pid()));
+		signal("CONT");
 	}
 
 	private void waitForExit() {
