@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -36,11 +37,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link LoadGenerator} clients keep sending fresh keys (retrying each after a 409 or 503) while the
  * store is stopped for {@code reliability.outage} and started again.
  *
- * <p>Checked: no answer other than 200, 503 {@code idempotency_store_unavailable} or 409
- * {@code idempotency_request_in_progress}, ever; only 503 for requests sent while the store is down;
- * every gateway serving keyed requests again within seconds of the restart; and every key that ran
- * more than once ran again because its {@code complete} failed while the store went away, which the
- * gateway logs (README window 3). Subclasses say which store and how it is taken away.
+ * <p>Checked: no answer other than 200, 503 {@code idempotency_store_unavailable}, 409
+ * {@code idempotency_request_in_progress} or, where the handler's own database is the store's, 503
+ * {@code service_unavailable}, ever; only 503 {@code idempotency_store_unavailable} for requests sent
+ * and answered while the store is down; every gateway serving keyed requests again within seconds of
+ * the store's return; and every extra execution of a key accounted for by a README window: its
+ * {@code complete} failed (window 3, logged with its scope), its lease ran out while the store was
+ * out of reach (window 2, logged with its scope), or its handler failed and the key was released
+ * (window 4, a 503 {@code service_unavailable}). Subclasses say which store and how it is taken away.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractStoreOutageTests {
@@ -52,11 +56,20 @@ abstract class AbstractStoreOutageTests {
 
 	private static final Duration WARM = Duration.ofSeconds(3);
 
-	/** Time every gateway must be serving again by, after the store is back. */
-	private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(5);
+	/**
+	 * Time every gateway must be serving again by, after the store is back: Lettuce is told to retry
+	 * at least every second (the sample app's RedisClientConfiguration), Hikari backs off up to 5s.
+	 */
+	private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(10);
 
 	private static final Pattern FAILED_COMPLETE = Pattern
 		.compile("Could not record the response for idempotency scope ([0-9a-f]{64})");
+
+	private static final Pattern FAILED_RELEASE = Pattern
+		.compile("Could not release idempotency scope ([0-9a-f]{64})");
+
+	/** The sample app's WARN when the JDBC store refuses to mark a transaction of a lapsed lease. */
+	private static final Pattern LEASE_LOST = Pattern.compile("lease for scope ([0-9a-f]{64}) was lost");
 
 	private final Gateway gateway = new Gateway(Duration.ofSeconds(30));
 
@@ -72,6 +85,14 @@ abstract class AbstractStoreOutageTests {
 
 	protected StoreServer store() {
 		return this.store;
+	}
+
+	/**
+	 * Credits charged so far, where the ledger is in the store's database (so every charge is one
+	 * committed transaction that also marked its key applied); empty where it is in memory.
+	 */
+	protected OptionalLong charges(StoreServer store) {
+		return OptionalLong.empty();
 	}
 
 	@BeforeAll
@@ -114,14 +135,17 @@ abstract class AbstractStoreOutageTests {
 		Duration outageLength = Settings.outage();
 		long down;
 		long downDone;
+		long upStart;
 		long up;
 		List<Attempt> attempts;
+		OptionalLong chargesBefore = charges(this.store);
 		try (LoadGenerator load = new LoadGenerator(this.apps, CLIENTS, prefix)) {
 			Sleep.of(WARM);
 			down = System.nanoTime();
 			takeDown.run();
 			downDone = System.nanoTime();
 			Sleep.of(outageLength);
+			upStart = System.nanoTime();
 			bringBack.run();
 			up = System.nanoTime();
 			long deadline = up + RECOVERY_LIMIT.toNanos();
@@ -132,19 +156,22 @@ abstract class AbstractStoreOutageTests {
 			load.close();
 			attempts = load.attempts();
 		}
-		Timeline timeline = new Timeline(down, downDone, up);
+		Timeline timeline = new Timeline(down, downDone, upStart, up);
 		Set<String> tags = attempts.stream().map(Attempt::tag).collect(Collectors.toCollection(LinkedHashSet::new));
 		Map<String, Answer> finals = new LinkedHashMap<>();
 		for (String tag : tags) {
 			finals.put(tag, settle(tag));
 		}
-		Map<String, Integer> failedCompletes = failedCompletesByScope();
-		Analysis analysis = new Analysis(attempts, timeline, finals, this.upstream, failedCompletes);
+		Analysis analysis = new Analysis(attempts, timeline, finals, this.upstream, logged(FAILED_COMPLETE),
+				logged(LEASE_LOST), logged(FAILED_RELEASE));
+		OptionalLong charged = chargesBefore.isPresent()
+				? OptionalLong.of(charges(this.store).getAsLong() - chargesBefore.getAsLong()) : OptionalLong.empty();
 
-		Report.write(scenario() + "-" + outage.replaceAll("\\W+", "-"), analysis.report(outage, outageLength, this.apps));
+		Report.write(scenario() + "-" + outage.replaceAll("\\W+", "-"), analysis.report(outage, outageLength, this.apps)
+				+ (charged.isPresent() ? "\nCredits charged: %d times for %d operations.\n".formatted(charged.getAsLong(),
+						finals.size()) : ""));
 
-		assertThat(analysis.unexpected()).as("answers other than 200, 503 store unavailable and 409 in progress")
-			.isEmpty();
+		assertThat(analysis.unexpected()).as("answers other than 200, 503 and 409 in progress").isEmpty();
 		assertThat(analysis.duringOutage(Predicate.not(AbstractStoreOutageTests::isStoreUnavailable)))
 			.as("answers other than 503 to requests sent while the store was down")
 			.isEmpty();
@@ -156,13 +183,16 @@ abstract class AbstractStoreOutageTests {
 				.isNotNull()
 				.isLessThanOrEqualTo(RECOVERY_LIMIT);
 		}
-		assertThat(finals.values()).allSatisfy((answer) -> assertThat(answer.status()).isEqualTo(200));
-		assertThat(analysis.unexplainedDuplicates())
-			.as("keys that ran more often than their failed completes allow (README window 3)")
-			.isEmpty();
+		assertThat(analysis.unsettled()).as("operations that never got their answer afterwards").isEmpty();
+		assertThat(analysis.unexplainedDuplicates()).as("extra executions that no README window accounts for").isEmpty();
+		charged.ifPresent((count) -> assertThat(count).as("charges, one per operation whatever ran twice upstream")
+			.isEqualTo(finals.size()));
 	}
 
-	/** One more request for a key after the load, retried until it is served (a 409 lasts a lease). */
+	/**
+	 * One more request for a key after the load, retried until it is settled (a 409 lasts a lease): a
+	 * 200, or a 410 when its operation was applied but its response never stored.
+	 */
 	private Answer settle(String tag) {
 		return settle(this.apps.get(0), tag);
 	}
@@ -172,11 +202,11 @@ abstract class AbstractStoreOutageTests {
 		Answer answer;
 		do {
 			answer = this.gateway.send(app, tag, ChatRequests.request(tag));
-			if (answer.status() != 200) {
+			if (answer.status() != 200 && answer.status() != 410) {
 				Sleep.millis(200);
 			}
 		}
-		while (answer.status() != 200 && System.nanoTime() < deadline);
+		while (answer.status() != 200 && answer.status() != 410 && System.nanoTime() < deadline);
 		return answer;
 	}
 
@@ -187,11 +217,11 @@ abstract class AbstractStoreOutageTests {
 						&& attempt.answer().status() == 200));
 	}
 
-	/** The scopes whose record could not be written, as the gateways logged them (with a count). */
-	private Map<String, Integer> failedCompletesByScope() {
+	/** How often the gateways logged a line matching {@code pattern}, per scope hash. */
+	private Map<String, Integer> logged(Pattern pattern) {
 		Map<String, Integer> scopes = new LinkedHashMap<>();
 		for (SampleApp app : this.apps) {
-			Matcher matcher = FAILED_COMPLETE.matcher(app.process().log());
+			Matcher matcher = pattern.matcher(app.process().log());
 			while (matcher.find()) {
 				scopes.merge(matcher.group(1), 1, Integer::sum);
 			}
@@ -208,20 +238,35 @@ abstract class AbstractStoreOutageTests {
 		return answer.status() == 409 && "idempotency_request_in_progress".equals(answer.code());
 	}
 
+	/** The handler ran and its own database work failed (the sample app's 503); the key was released. */
+	static boolean isHandlerFailure(Answer answer) {
+		return answer.status() == 503 && "service_unavailable".equals(answer.code())
+				&& answer.header("Retry-After") != null;
+	}
+
+	static boolean isResultUnavailable(Answer answer) {
+		return answer.status() == 410 && "idempotency_result_unavailable".equals(answer.code());
+	}
+
+	private static boolean isExpected(Answer answer) {
+		return answer.status() == 200 || isStoreUnavailable(answer) || isInProgress(answer) || isHandlerFailure(answer);
+	}
+
 	/**
 	 * When the store went away and came back.
 	 *
 	 * @param down just before it was taken down
 	 * @param downDone once taking it down returned (it no longer answers)
+	 * @param upStart just before it was brought back (from then on it may answer)
 	 * @param up once it answered again
 	 */
-	record Timeline(long down, long downDone, long up) {
+	record Timeline(long down, long downDone, long upStart, long up) {
 
 		String phase(Answer answer) {
 			if (answer.answeredAt() < this.down) {
 				return "before";
 			}
-			if (answer.sentAt() > this.downDone && answer.answeredAt() < this.up) {
+			if (answer.sentAt() > this.downDone && answer.answeredAt() < this.upStart) {
 				return "during";
 			}
 			if (answer.sentAt() >= this.up) {
@@ -234,13 +279,34 @@ abstract class AbstractStoreOutageTests {
 
 	/** What the attempts, the final answers, the upstream and the gateways' logs say together. */
 	record Analysis(List<Attempt> attempts, Timeline timeline, Map<String, Answer> finals, CountingUpstream upstream,
-			Map<String, Integer> failedCompletes) {
+			Map<String, Integer> failedCompletes, Map<String, Integer> leasesLost, Map<String, Integer> failedReleases) {
 
+		/**
+		 * Answers no outage explains. A 410 is explained only for an operation whose handler failed or
+		 * whose record could not be written after its transaction committed (the JDBC store marks it
+		 * applied, so retries are told it ran instead of running it again).
+		 */
 		List<Answer> unexpected() {
 			return this.attempts.stream()
+				.filter((attempt) -> !isExpected(attempt.answer())
+						&& !(isResultUnavailable(attempt.answer()) && outcomeNotStored(attempt.tag())))
 				.map(Attempt::answer)
-				.filter((answer) -> answer.status() != 200 && !isStoreUnavailable(answer) && !isInProgress(answer))
 				.toList();
+		}
+
+		/** Operations whose last answer is neither a 200 nor an explained 410. */
+		List<String> unsettled() {
+			return this.finals.entrySet()
+				.stream()
+				.filter((entry) -> entry.getValue().status() != 200
+						&& !(isResultUnavailable(entry.getValue()) && outcomeNotStored(entry.getKey())))
+				.map((entry) -> entry.getKey() + ": " + entry.getValue())
+				.toList();
+		}
+
+		private boolean outcomeNotStored(String tag) {
+			return handlerFailures(tag) > 0 || failedCompletes(tag) > 0
+					|| this.failedReleases.getOrDefault(Scopes.of(tag), 0) > 0;
 		}
 
 		List<Answer> duringOutage(Predicate<Answer> filter) {
@@ -261,17 +327,34 @@ abstract class AbstractStoreOutageTests {
 				.orElse(null);
 		}
 
-		/** Keys whose upstream calls exceed one plus the failed completes logged for their scope. */
+		/**
+		 * Keys whose upstream calls exceed one plus the executions that the README's windows allow
+		 * to run again: failed completes (3), leases lost (2), handler failures (4).
+		 */
 		List<String> unexplainedDuplicates() {
 			List<String> unexplained = new ArrayList<>();
 			this.finals.keySet().forEach((tag) -> {
 				int calls = this.upstream.calls(tag);
-				int allowed = 1 + this.failedCompletes.getOrDefault(Scopes.of(tag), 0);
-				if (calls > allowed) {
-					unexplained.add(tag + ": " + calls + " upstream calls, " + (allowed - 1) + " failed completes logged");
+				if (calls > 1 + failedCompletes(tag) + leasesLost(tag) + handlerFailures(tag)) {
+					unexplained.add(tag + ": " + calls + " upstream calls; failed completes " + failedCompletes(tag)
+							+ ", leases lost " + leasesLost(tag) + ", handler failures " + handlerFailures(tag));
 				}
 			});
 			return unexplained;
+		}
+
+		private int failedCompletes(String tag) {
+			return this.failedCompletes.getOrDefault(Scopes.of(tag), 0);
+		}
+
+		private int leasesLost(String tag) {
+			return this.leasesLost.getOrDefault(Scopes.of(tag), 0);
+		}
+
+		private int handlerFailures(String tag) {
+			return (int) this.attempts.stream()
+				.filter((attempt) -> attempt.tag().equals(tag) && isHandlerFailure(attempt.answer()))
+				.count();
 		}
 
 		String report(String outage, Duration length, List<SampleApp> apps) {
@@ -280,38 +363,46 @@ abstract class AbstractStoreOutageTests {
 					%d clients on %d gateways (lease %s), fresh key per operation, retried after 409/503 every 100 ms.
 					Outage: %s for %s.
 
-					| phase | requests | 200 | 503 `idempotency_store_unavailable` | 409 `idempotency_request_in_progress` | anything else | slowest answer |
-					|---|---|---|---|---|---|---|
+					| phase | requests | 200 | 503 `idempotency_store_unavailable` | 409 `idempotency_request_in_progress` | 503 `service_unavailable` (handler's database failed) | 410 `idempotency_result_unavailable` | anything else | slowest answer |
+					|---|---|---|---|---|---|---|---|---|
 					""".formatted(CLIENTS, apps.size(), LEASE, outage, length));
 			for (String phase : List.of("before", "during", "across", "after")) {
 				List<Answer> answers = this.attempts.stream()
 					.map(Attempt::answer)
 					.filter((answer) -> phase.equals(this.timeline.phase(answer)))
 					.toList();
-				report.append("| %s | %d | %d | %d | %d | %d | %d ms |\n".formatted(describe(phase), answers.size(),
+				report.append("| %s | %d | %d | %d | %d | %d | %d | %d | %d ms |\n".formatted(describe(phase), answers.size(),
 						answers.stream().filter((a) -> a.status() == 200).count(),
 						answers.stream().filter(AbstractStoreOutageTests::isStoreUnavailable).count(),
 						answers.stream().filter(AbstractStoreOutageTests::isInProgress).count(),
-						answers.stream()
-							.filter((a) -> a.status() != 200 && !isStoreUnavailable(a) && !isInProgress(a))
-							.count(),
+						answers.stream().filter(AbstractStoreOutageTests::isHandlerFailure).count(),
+						answers.stream().filter(AbstractStoreOutageTests::isResultUnavailable).count(),
+						answers.stream().filter((a) -> !isExpected(a) && !isResultUnavailable(a)).count(),
 						answers.stream().mapToLong(Answer::millis).max().orElse(0)));
 			}
 			report.append("\nBack in service after the store answered again: ");
 			report.append(apps.stream()
 				.map((app) -> app.name() + " " + millis(recovery(app)))
 				.collect(Collectors.joining(", ")));
-			List<String> failed = this.finals.keySet()
-				.stream()
-				.filter((tag) -> this.failedCompletes.containsKey(Scopes.of(tag)))
-				.toList();
-			long ranAgain = failed.stream().filter((tag) -> this.upstream.calls(tag) > 1).count();
-			long twice = this.finals.keySet().stream().filter((tag) -> this.upstream.calls(tag) > 1).count();
-			report.append(".\n\nOperations: %d, each settled with a 200 afterwards; upstream calls: %d. ".formatted(
+			report.append(".\n\nOperations: %d, each settled afterwards (a 200, or the 410 below); upstream calls: %d.\n\n".formatted(
 					this.finals.size(), this.finals.keySet().stream().mapToInt(this.upstream::calls).sum()));
-			report.append("Operations that ran twice: %d, every one of them among the %d whose `complete` failed when the store went away (logged with their scope; README window 3). The other %d of those got their record written after all (the write reached the store before it died, or was applied when it thawed), so their retry was a replay.\n"
-				.formatted(twice, failed.size(), failed.size() - ranAgain));
+			report.append("| operations that | count | of which ran more than once |\n|---|---|---|\n");
+			report.append(row("had their `complete` fail (window 3, logged with the scope)", (tag) -> failedCompletes(tag) > 0));
+			report.append(row("lost their lease while the store was out of reach (window 2, logged)", (tag) -> leasesLost(tag) > 0));
+			report.append(row("got a 503 `service_unavailable` from the handler (window 4, released)", (tag) -> handlerFailures(tag) > 0));
+			report.append(row("none of these", (tag) -> failedCompletes(tag) + leasesLost(tag) + handlerFailures(tag) == 0));
+			long applied = this.finals.entrySet().stream().filter((entry) -> isResultUnavailable(entry.getValue())).count();
+			report.append("""
+
+					An operation whose `complete` failed yet ran once had its record written after all: the write reached the store before it went away, or was applied when it came back. Operations settled with 410 `idempotency_result_unavailable` (their transaction committed, marking the key applied, before the database went away; not run again): %d.
+					""".formatted(applied));
 			return report.toString();
+		}
+
+		private String row(String what, Predicate<String> filter) {
+			List<String> tags = this.finals.keySet().stream().filter(filter).toList();
+			return "| %s | %d | %d |\n".formatted(what, tags.size(),
+					tags.stream().filter((tag) -> this.upstream.calls(tag) > 1).count());
 		}
 
 		private static String describe(String phase) {

@@ -1,6 +1,7 @@
 package dev.modelgate.reliability;
 
 import java.time.Duration;
+import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 
@@ -24,13 +25,20 @@ class JdbcStoreOutageTests extends AbstractStoreOutageTests {
 		return "store-outage-postgresql";
 	}
 
+	@Override
+	protected OptionalLong charges(StoreServer store) {
+		return OptionalLong.of(((PostgresServer) store).creditCharges());
+	}
+
 	private PostgresServer postgres() {
 		return (PostgresServer) store();
 	}
 
 	@Test
 	void postgresCrashedAndRestartedUnderLoad() {
-		runOutage("immediate shutdown and restart", Duration.ofSeconds(1), postgres()::crash, postgres()::restart);
+		// A dead server refuses connections, but Hikari keeps trying until its connection timeout (2s in
+		// the postgres profile), and the store call gives up at the operation timeout (2s).
+		runOutage("immediate shutdown and restart", Duration.ofSeconds(3), postgres()::crash, postgres()::restart);
 	}
 
 	@Test

@@ -99,6 +99,11 @@ public final class PostgresServer implements StoreServer {
 			.strip();
 	}
 
+	/** Rows in the sample app's {@code credit_charges} table: one per committed charge. */
+	public long creditCharges() {
+		return Long.parseLong(sql("SELECT count(*) FROM credit_charges"));
+	}
+
 	/**
 	 * An immediate shutdown (SIGQUIT to the postmaster): every backend quits at once, nothing is
 	 * flushed beyond what was committed, and the next start runs crash recovery, as after a crash.

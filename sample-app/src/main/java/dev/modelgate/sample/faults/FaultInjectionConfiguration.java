@@ -1,6 +1,7 @@
 package dev.modelgate.sample.faults;
 
 import dev.modelgate.idempotency.web.IdempotencyFilter;
+import dev.modelgate.sample.billing.CreditLedger;
 import dev.modelgate.sample.provider.ChatCompletionProvider;
 
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -11,7 +12,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Fault injection for the reliability suite, only when {@code modelgate.sample.faults.enabled=true}:
- * the header filter, and the provider wrapped so that requests can stop around the upstream call.
+ * the header filter, the provider wrapped so that requests can stop around the upstream call, and the
+ * credit ledger wrapped so that they can stop once charged.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty("modelgate.sample.faults.enabled")
@@ -29,11 +31,17 @@ class FaultInjectionConfiguration {
 	}
 
 	@Bean
-	static BeanPostProcessor faultInjectingProviderPostProcessor() {
+	static BeanPostProcessor faultInjectingPostProcessor() {
 		return new BeanPostProcessor() {
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
-				return (bean instanceof ChatCompletionProvider provider) ? new FaultInjectingProvider(provider) : bean;
+				if (bean instanceof ChatCompletionProvider provider) {
+					return new FaultInjectingProvider(provider);
+				}
+				if (bean instanceof CreditLedger ledger) {
+					return new FaultInjectingLedger(ledger);
+				}
+				return bean;
 			}
 		};
 	}

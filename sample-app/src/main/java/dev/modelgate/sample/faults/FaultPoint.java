@@ -12,8 +12,14 @@ public enum FaultPoint {
 	/** The key is acquired, the provider not yet called. */
 	BEFORE_UPSTREAM,
 
-	/** The provider answered; the controller has not returned, so nothing is recorded yet. */
+	/** The provider answered; the client is not charged yet and nothing is recorded. */
 	AFTER_UPSTREAM,
+
+	/**
+	 * The client's credits are charged (with the JDBC store, in a transaction that also marked the
+	 * key applied); the controller has not returned, so the response is not recorded yet.
+	 */
+	AFTER_CHARGE,
 
 	/** The record is written; not one byte of the response has been sent. */
 	AFTER_RECORD;
