@@ -183,6 +183,11 @@ public final class RawRequest {
 		return this.body;
 	}
 
+	/** The first word of the description: what kind of request this is. */
+	public String kind() {
+		return this.description.isEmpty() ? "" : this.description.get(0);
+	}
+
 	public String description() {
 		return String.join(", ", this.description);
 	}

@@ -74,9 +74,12 @@ public final class ChatCompletionRequest {
 		return true;
 	}
 
-	/** JSON allows {@code 1e999999}, which reads as an infinite double: no temperature at all. */
+	/**
+	 * JSON allows {@code 1e999999}, which reads as an infinite double: no temperature at all. Integers
+	 * and decimals of any size are finite (and a huge integer has no double value to ask for).
+	 */
 	private static boolean isFiniteNumber(JsonNode node) {
-		return node.isNumber() && (node.isBigDecimal() || Double.isFinite(node.doubleValue()));
+		return node.isNumber() && (node.isIntegralNumber() || node.isBigDecimal() || Double.isFinite(node.doubleValue()));
 	}
 
 	private static boolean isAbsentOr(JsonNode node, Predicate<JsonNode> valid) {
