@@ -25,6 +25,12 @@ class JdbcStoreOutageTests extends AbstractStoreOutageTests {
 		return "store-outage-postgresql";
 	}
 
+	/** Hikari retries a lost database with a back-off of up to 5s before the pool has connections again. */
+	@Override
+	protected Duration recoveryLimit() {
+		return Duration.ofSeconds(10);
+	}
+
 	@Override
 	protected OptionalLong charges(StoreServer store) {
 		return OptionalLong.of(((PostgresServer) store).creditCharges());
