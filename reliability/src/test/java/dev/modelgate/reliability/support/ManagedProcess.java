@@ -80,20 +80,12 @@ public final class ManagedProcess implements AutoCloseable {
 		}
 	}
 
-	public String name() {
-		return this.name;
-	}
-
 	public long pid() {
 		return this.process.pid();
 	}
 
 	public boolean isAlive() {
 		return this.process.isAlive();
-	}
-
-	public Path logFile() {
-		return this.log;
 	}
 
 	/** Everything the process wrote so far. */
@@ -159,22 +151,6 @@ public final class ManagedProcess implements AutoCloseable {
 	/** SIGKILL: the process gets no chance to clean up, as in a crash or an OOM kill. */
 	public void kill() {
 		this.process.destroyForcibly();
-		waitForExit();
-		Reaper.forget(this);
-	}
-
-	/** SIGTERM, then SIGKILL if it has not exited after ten seconds. */
-	public void stop() {
-		this.process.destroy();
-		try {
-			if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
-				this.process.destroyForcibly();
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			this.process.destroyForcibly();
-		}
 		waitForExit();
 		Reaper.forget(this);
 	}

@@ -3,9 +3,7 @@ package dev.modelgate.reliability.support;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 
 /** Local TCP ports. */
 public final class Ports {
@@ -21,17 +19,6 @@ public final class Ports {
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
-		}
-	}
-
-	/** Whether something accepts connections on the loopback port. */
-	public static boolean isListening(int port) {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
-			return true;
-		}
-		catch (IOException ex) {
-			return false;
 		}
 	}
 

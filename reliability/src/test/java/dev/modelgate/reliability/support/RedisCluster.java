@@ -58,10 +58,6 @@ public final class RedisCluster implements StoreServer {
 		return this.nodes.stream().map((node) -> "127.0.0.1:" + node.port()).collect(Collectors.joining(","));
 	}
 
-	public List<RedisServer> nodes() {
-		return this.nodes;
-	}
-
 	@Override
 	public List<String> gatewayArguments() {
 		return List.of("--modelgate.idempotency.store=redis", "--spring.data.redis.cluster.nodes=" + nodeList(),

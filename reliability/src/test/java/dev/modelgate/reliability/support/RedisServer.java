@@ -191,11 +191,6 @@ public final class RedisServer implements StoreServer {
 		this.process.awaitCondition(this::ping, "PONG", START_TIMEOUT);
 	}
 
-	/** How many times it was started (one plus the restarts). */
-	public int starts() {
-		return this.starts;
-	}
-
 	@Override
 	public void close() {
 		if (this.process != null) {
