@@ -1,0 +1,20 @@
+package dev.modelgate.sample.provider;
+
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Answers an OpenAI chat-completion request: the upstream API when one is configured, otherwise the
+ * built-in mock.
+ */
+@FunctionalInterface
+public interface ChatCompletionProvider {
+
+	/**
+	 * @param request the client's request, unknown members included
+	 * @return a successful answer, or a client error (4xx) to pass on as is
+	 * @throws UpstreamFailureException when the provider failed (5xx), timed out or could not be
+	 * reached
+	 */
+	ProviderResponse complete(ObjectNode request);
+
+}

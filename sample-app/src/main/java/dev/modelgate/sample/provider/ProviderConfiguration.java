@@ -1,0 +1,49 @@
+package dev.modelgate.sample.provider;
+
+import java.time.Clock;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpHeaders;
+import org.springframework.util.StringUtils;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Chooses the provider: the upstream API when {@code modelgate.provider.base-url} is set, the mock
+ * otherwise.
+ */
+@Configuration(proxyBeanMethods = false)
+class ProviderConfiguration {
+
+	private static final Log logger = LogFactory.getLog(ProviderConfiguration.class);
+
+	@Bean
+	ChatCompletionProvider chatCompletionProvider(ProviderProperties properties, JsonMapper jsonMapper,
+			RestClient.Builder restClientBuilder, ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder,
+			HttpClientSettings httpClientSettings) {
+		if (!StringUtils.hasText(properties.getBaseUrl())) {
+			logger.info("No modelgate.provider.base-url set: the built-in mock provider answers chat completions");
+			return new MockChatCompletionProvider(jsonMapper, Clock.systemUTC());
+		}
+		HttpClientSettings settings = httpClientSettings.withTimeouts(properties.getConnectTimeout(),
+				properties.getTimeout());
+		restClientBuilder.baseUrl(withoutTrailingSlash(properties.getBaseUrl()))
+			.requestFactory(requestFactoryBuilder.build(settings));
+		if (StringUtils.hasText(properties.getApiKey())) {
+			restClientBuilder.defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + properties.getApiKey());
+		}
+		return new OpenAiCompatibleProvider(restClientBuilder.build(), jsonMapper);
+	}
+
+	/** Both {@code .../v1} and {@code .../v1/} are common spellings of the same base URL. */
+	private static String withoutTrailingSlash(String baseUrl) {
+		return baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+	}
+
+}

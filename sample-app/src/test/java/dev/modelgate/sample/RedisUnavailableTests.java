@@ -1,0 +1,58 @@
+package dev.modelgate.sample;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static dev.modelgate.sample.GatewayClient.chatRequest;
+import static dev.modelgate.sample.GatewayClient.header;
+import static dev.modelgate.sample.GatewayClient.json;
+import static dev.modelgate.sample.GatewayClient.newKey;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The redis profile with Redis down from the start: the gateway still starts, the cache degrades to
+ * misses, and keyed requests are refused rather than run unprotected.
+ */
+@ActiveProfiles("redis")
+class RedisUnavailableTests extends StubbedProviderTests {
+
+	@DynamicPropertySource
+	static void closedRedisPort(DynamicPropertyRegistry registry) throws IOException {
+		int port = UnreachableProviderTests.closedPort();
+		registry.add("spring.data.redis.port", () -> port);
+	}
+
+	@Test
+	void answersDeterministicRequestsAsCacheMissesWhenRedisIsDown() {
+		String request = chatRequest("\"temperature\":0");
+
+		HttpResponse<byte[]> first = this.gateway.chat(request);
+		HttpResponse<byte[]> second = this.gateway.chat(request);
+
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(header(first, "X-ModelGate-Cache")).isEqualTo("MISS");
+		assertThat(second.statusCode()).isEqualTo(200);
+		assertThat(header(second, "X-ModelGate-Cache")).isEqualTo("MISS");
+		assertThat(upstream.calls()).isEqualTo(2);
+	}
+
+	@Test
+	void refusesKeyedRequestsWithOpenAiErrorWhenStoreIsDown() {
+		HttpResponse<byte[]> response = this.gateway.chat(chatRequest(), "Idempotency-Key", newKey());
+
+		assertThat(response.statusCode()).isEqualTo(503);
+		assertThat(header(response, "Retry-After")).isNotNull();
+		JsonNode error = json(response).path("error");
+		assertThat(error.path("code").asString()).isEqualTo("idempotency_store_unavailable");
+		assertThat(error.path("type").asString()).isEqualTo("server_error");
+		assertThat(upstream.calls()).isZero();
+	}
+
+}
