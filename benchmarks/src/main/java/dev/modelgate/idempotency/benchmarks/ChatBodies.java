@@ -1,6 +1,9 @@
 package dev.modelgate.idempotency.benchmarks;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * OpenAI-style chat-completion request bodies of an exact size, so that fingerprinting is measured
@@ -12,6 +15,14 @@ public final class ChatBodies {
 	private static final String SENTENCE = "The quick brown fox jumps over the lazy dog, then checks its idempotency key. ";
 
 	private ChatBodies() {
+	}
+
+	/**
+	 * Writes a body to a file, so that the load benchmark sends what the JMH benchmarks measure.
+	 * @param args the size in bytes, then the file
+	 */
+	public static void main(String[] args) throws IOException {
+		Files.write(Path.of(args[1]), ofSize(Integer.parseInt(args[0])));
 	}
 
 	/**
