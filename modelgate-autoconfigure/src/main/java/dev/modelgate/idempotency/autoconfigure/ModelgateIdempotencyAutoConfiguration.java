@@ -46,7 +46,8 @@ import dev.modelgate.idempotency.web.StatusResponsePolicy;
 		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "modelgate.idempotency.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(ModelgateIdempotencyProperties.class)
-@Import({ RedisStoreConfiguration.class, MemoryStoreConfiguration.class, NoStoreConfiguration.class })
+@Import({ RedisStoreConfiguration.class, JdbcStoreConfiguration.class, MemoryStoreConfiguration.class,
+		NoStoreConfiguration.class })
 public class ModelgateIdempotencyAutoConfiguration {
 
 	@Bean

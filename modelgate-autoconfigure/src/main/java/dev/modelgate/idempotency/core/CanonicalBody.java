@@ -66,7 +66,8 @@ public abstract class CanonicalBody {
 		try {
 			tree = MAPPER.readTree(buffer, offset, length);
 		}
-		catch (JacksonException ex) {
+		catch (JacksonException | NumberFormatException ex) {
+			// Jackson reports a number beyond BigDecimal's range (1e2147483648) as NumberFormatException.
 			return bytes(buffer, offset, length);
 		}
 		if (tree == null || tree.isMissingNode()) {
@@ -151,7 +152,15 @@ public abstract class CanonicalBody {
 			case STRING -> hashing.tag('s').field(node.stringValue());
 			case NUMBER -> {
 				// Unscaled value and scale of the stripped decimal: exact, and short even for 1e999999.
-				BigDecimal decimal = node.decimalValue().stripTrailingZeros();
+				BigDecimal decimal = node.decimalValue();
+				try {
+					decimal = decimal.stripTrailingZeros();
+				}
+				catch (ArithmeticException ex) {
+					// Stripping would push the scale past int (100e2147483647): compare it as read.
+					hashing.tag('N').field(decimal.toString());
+					return;
+				}
 				hashing.tag('n').field(decimal.unscaledValue().toString()).length(decimal.scale());
 			}
 			case BOOLEAN -> hashing.tag(node.booleanValue() ? 't' : 'f');

@@ -132,16 +132,17 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 		if (!StringUtils.hasText(value)) {
 			return fallback;
 		}
+		Duration duration;
 		try {
-			Duration duration = DurationStyle.detectAndParse(value);
-			if (duration.isNegative() || duration.isZero()) {
-				throw new IllegalArgumentException(attribute + " must be positive, was '" + value + "'");
-			}
-			return duration;
+			duration = DurationStyle.detectAndParse(value);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException(attribute + " '" + value + "' is not a duration such as 30s or 24h");
 		}
+		if (duration.isNegative() || duration.isZero()) {
+			throw new IllegalArgumentException(attribute + " must be positive, was '" + value + "'");
+		}
+		return duration;
 	}
 
 	/**

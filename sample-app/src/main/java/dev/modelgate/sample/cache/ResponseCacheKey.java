@@ -8,6 +8,7 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.modelgate.sample.ClientIdentity;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -22,8 +23,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class ResponseCacheKey {
 
-	private static final String ANONYMOUS = "anonymous";
-
 	private ResponseCacheKey() {
 	}
 
@@ -34,17 +33,10 @@ public final class ResponseCacheKey {
 	 */
 	public static String of(String authorization, JsonNode request) {
 		MessageDigest digest = sha256();
-		digest.update(client(authorization).getBytes(StandardCharsets.UTF_8));
+		digest.update(ClientIdentity.of(authorization).getBytes(StandardCharsets.UTF_8));
 		digest.update((byte) '\n');
 		digest.update(JsonMapper.shared().writeValueAsBytes(canonical(request)));
 		return HexFormat.of().formatHex(digest.digest());
-	}
-
-	private static String client(String authorization) {
-		if (authorization == null) {
-			return ANONYMOUS;
-		}
-		return HexFormat.of().formatHex(sha256().digest(authorization.getBytes(StandardCharsets.UTF_8)));
 	}
 
 	private static JsonNode canonical(JsonNode node) {

@@ -2,6 +2,8 @@ package dev.modelgate.sample.chat;
 
 import java.util.Optional;
 
+import dev.modelgate.sample.ClientIdentity;
+import dev.modelgate.sample.billing.CreditLedger;
 import dev.modelgate.sample.cache.CacheStatus;
 import dev.modelgate.sample.cache.ResponseCache;
 import dev.modelgate.sample.cache.ResponseCacheKey;
@@ -13,10 +15,14 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Service;
 
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
 /**
  * Answers a chat-completion request from the response cache when it can, from the provider
  * otherwise. Only deterministic requests ({@code temperature} 0) are cached, per client, and only
- * successful answers are kept.
+ * successful answers are kept. Every answer that took a model call is charged to the client's credits
+ * (a cache hit or an idempotent replay costs nothing).
  */
 @Service
 public class ChatCompletionService {
@@ -25,9 +31,12 @@ public class ChatCompletionService {
 
 	private final ResponseCache cache;
 
-	public ChatCompletionService(ChatCompletionProvider provider, ResponseCache cache) {
+	private final CreditLedger ledger;
+
+	public ChatCompletionService(ChatCompletionProvider provider, ResponseCache cache, CreditLedger ledger) {
 		this.provider = provider;
 		this.cache = cache;
+		this.ledger = ledger;
 	}
 
 	/**
@@ -38,18 +47,36 @@ public class ChatCompletionService {
 	 */
 	public ChatCompletionResult complete(ChatCompletionRequest request, String authorization) {
 		if (!request.isDeterministic()) {
-			return new ChatCompletionResult(this.provider.complete(request.body()), CacheStatus.BYPASS);
+			return new ChatCompletionResult(charged(this.provider.complete(request.body()), authorization),
+					CacheStatus.BYPASS);
 		}
 		String key = ResponseCacheKey.of(authorization, request.body());
 		Optional<byte[]> cached = this.cache.get(key);
 		if (cached.isPresent()) {
 			return new ChatCompletionResult(cachedResponse(cached.get()), CacheStatus.HIT);
 		}
-		ProviderResponse response = this.provider.complete(request.body());
+		ProviderResponse response = charged(this.provider.complete(request.body()), authorization);
 		if (response.status().value() == HttpStatus.OK.value()) {
 			this.cache.put(key, response.body());
 		}
 		return new ChatCompletionResult(response, CacheStatus.MISS);
+	}
+
+	/** Charges the answer's {@code usage.total_tokens} (at least one credit) when the model answered. */
+	private ProviderResponse charged(ProviderResponse response, String authorization) {
+		if (response.status().value() == HttpStatus.OK.value()) {
+			this.ledger.charge(ClientIdentity.of(authorization), Math.max(1, totalTokens(response.body())));
+		}
+		return response;
+	}
+
+	private static long totalTokens(byte[] body) {
+		try {
+			return JsonMapper.shared().readTree(body).path("usage").path("total_tokens").asLong(0);
+		}
+		catch (JacksonException ex) {
+			return 0;
+		}
 	}
 
 	private static ProviderResponse cachedResponse(byte[] body) {

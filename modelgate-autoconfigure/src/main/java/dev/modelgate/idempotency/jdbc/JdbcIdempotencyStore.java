@@ -1,0 +1,317 @@
+package dev.modelgate.idempotency.jdbc;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.SqlParameterValue;
+
+import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.StoredResponse;
+
+/**
+ * An {@link IdempotencyStore} in a PostgreSQL table: one row per scope hash, which is the primary
+ * key, so the database decides who runs an operation and keeps deciding after a crash. The table is
+ * created from {@code META-INF/modelgate/schema/postgresql.sql} (see
+ * {@link JdbcIdempotencySchemaInitializer}).
+ *
+ * <p>Every deadline is computed and compared by the database ({@code statement_timestamp()}), never
+ * by the JVM, so instances whose clocks disagree still agree on who holds a lease. A record past its
+ * expiry counts as absent at once; {@link #purgeExpired} deletes it later.
+ *
+ * <p>Besides the states of {@link IdempotencyStore}, a row can be {@code applied}: the holder's
+ * business transaction on the same database committed (see {@link #markApplied} and
+ * {@link MarkAppliedTransactionListener}) but its response is not stored yet. An applied row is never
+ * taken over: while its lease is live, {@code begin} answers {@code IN_PROGRESS}; once the lease has
+ * run out (the holder died between its commit and storing the response), {@code begin} answers
+ * {@code COMPLETED} without a response, so a retry is told that the operation ran instead of running
+ * it again. The holder can still {@code complete} it; a {@code release} cannot undo the effect, so it
+ * turns the row into a completed record without a response. Such rows are kept for the
+ * {@code appliedRetention} given at construction.
+ *
+ * <p>Statements run through the given {@link JdbcTemplate}, so they join a transaction bound to the
+ * calling thread; callers run {@code begin}, {@code renew}, {@code complete} and {@code release}
+ * outside business transactions (the {@code IdempotencyCoordinator} runs them on its own threads).
+ * Every database failure surfaces as an {@link IdempotencyStoreException}.
+ */
+public class JdbcIdempotencyStore implements IdempotencyStore {
+
+	/** How long an applied or released-after-applied record is kept unless told otherwise. */
+	public static final Duration DEFAULT_APPLIED_RETENTION = Duration.ofHours(24);
+
+	private static final String IN_PROGRESS = "in_progress";
+
+	private static final String APPLIED = "applied";
+
+	private static final String COMPLETED = "completed";
+
+	/**
+	 * {@code ?} milliseconds from now on the database clock. statement_timestamp(), not now(): inside
+	 * a business transaction ({@link #markApplied}) now() is when that transaction began.
+	 */
+	private static final String DEADLINE = "statement_timestamp() + ? * INTERVAL '1 millisecond'";
+
+	/**
+	 * A {@code begin} goes round again only when the row changed between two of its statements
+	 * (deleted after the insert lost, or taken over by another caller first); meeting that this many
+	 * times in a row means something is wrong, and guessing an answer would be worse than failing.
+	 */
+	private static final int MAX_BEGIN_ROUNDS = 10;
+
+	private final JdbcTemplate jdbcTemplate;
+
+	private final TableName table;
+
+	private final long appliedRetentionMillis;
+
+	private final String insert;
+
+	private final String select;
+
+	private final String takeOver;
+
+	private final String renew;
+
+	private final String complete;
+
+	private final String delete;
+
+	private final String completeApplied;
+
+	private final String markApplied;
+
+	private final String purge;
+
+	/**
+	 * Creates a store that keeps applied records for {@link #DEFAULT_APPLIED_RETENTION}.
+	 * @param jdbcTemplate runs the statements
+	 * @param tableName the table, {@code name} or {@code schema.name}
+	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
+	 */
+	public JdbcIdempotencyStore(JdbcTemplate jdbcTemplate, String tableName) {
+		this(jdbcTemplate, tableName, DEFAULT_APPLIED_RETENTION);
+	}
+
+	/**
+	 * Creates a store.
+	 * @param jdbcTemplate runs the statements
+	 * @param tableName the table, {@code name} or {@code schema.name}
+	 * @param appliedRetention how long a record whose operation committed but whose response was never
+	 * stored keeps answering retries (with "applied, result unavailable") before it may be purged
+	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
+	 */
+	public JdbcIdempotencyStore(JdbcTemplate jdbcTemplate, String tableName, Duration appliedRetention) {
+		if (appliedRetention.isNegative() || appliedRetention.isZero()) {
+			throw new IllegalArgumentException("appliedRetention must be positive, was " + appliedRetention);
+		}
+		this.jdbcTemplate = jdbcTemplate;
+		this.table = TableName.of(tableName);
+		this.appliedRetentionMillis = appliedRetention.toMillis();
+		String t = this.table.qualified();
+		this.insert = """
+				INSERT INTO %s (scope, fingerprint, state, token, version, lease_expires_at, created_at, expires_at)
+				VALUES (?, ?, 'in_progress', ?, 1, %s, statement_timestamp(), %s)
+				ON CONFLICT (scope) DO NOTHING""".formatted(t, DEADLINE, DEADLINE);
+		this.select = """
+				SELECT fingerprint, state, version, expires_at <= statement_timestamp() AS expired,
+					lease_expires_at > statement_timestamp() AS lease_live,
+					response_status, response_headers, response_body
+				FROM %s WHERE scope = ?""".formatted(t);
+		// Compare-and-set on the version read by the caller: of several callers that found the same
+		// expired row, only the first takes it; the others see version + 1 and look again.
+		this.takeOver = """
+				UPDATE %s SET fingerprint = ?, state = 'in_progress', token = ?, version = version + 1,
+					lease_expires_at = %s, created_at = statement_timestamp(), expires_at = %s,
+					response_status = NULL, response_headers = NULL, response_body = NULL
+				WHERE scope = ? AND version = ? AND expires_at <= statement_timestamp()""".formatted(t, DEADLINE,
+				DEADLINE);
+		// An applied row's expiry is its retention, which must outlast any lease renewed on it.
+		this.renew = """
+				UPDATE %s SET lease_expires_at = %s,
+					expires_at = CASE WHEN state = 'in_progress' THEN %s ELSE GREATEST(expires_at, %s) END
+				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
+					AND lease_expires_at > statement_timestamp()""".formatted(t, DEADLINE, DEADLINE, DEADLINE);
+		// An applied row may be completed after its lease ran out: nobody else can have taken it over,
+		// and the stored response is better for retries than "result unavailable".
+		this.complete = """
+				UPDATE %s SET state = 'completed', lease_expires_at = NULL,
+					response_status = ?, response_headers = ?, response_body = ?, expires_at = %s
+				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
+					AND expires_at > statement_timestamp()""".formatted(t, DEADLINE);
+		this.delete = """
+				DELETE FROM %s
+				WHERE scope = ? AND token = ? AND state = 'in_progress' AND expires_at > statement_timestamp()"""
+			.formatted(t);
+		this.completeApplied = """
+				UPDATE %s SET state = 'completed', lease_expires_at = NULL, expires_at = %s
+				WHERE scope = ? AND token = ? AND state = 'applied' AND expires_at > statement_timestamp()"""
+			.formatted(t, DEADLINE);
+		this.markApplied = """
+				UPDATE %s SET state = 'applied', expires_at = GREATEST(expires_at, %s)
+				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
+					AND expires_at > statement_timestamp()""".formatted(t, DEADLINE);
+		// SKIP LOCKED: instances purging at the same time share the work instead of queueing, and a
+		// purge never waits for a business transaction that holds a row. The outer condition is
+		// checked again on the latest version of each row, so a row taken over meanwhile survives.
+		this.purge = """
+				DELETE FROM %1$s WHERE scope IN (
+					SELECT scope FROM %1$s WHERE expires_at <= statement_timestamp() LIMIT ? FOR UPDATE SKIP LOCKED)
+				AND expires_at <= statement_timestamp()""".formatted(t);
+	}
+
+	@Override
+	public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
+		long lease = leaseTtl.toMillis();
+		return access("begin", () -> {
+			for (int round = 0; round < MAX_BEGIN_ROUNDS; round++) {
+				if (this.jdbcTemplate.update(this.insert, scope, fingerprint, token, lease, lease) == 1) {
+					return BeginResult.acquired();
+				}
+				Row existing = read(scope);
+				if (existing == null) {
+					continue;
+				}
+				if (!existing.expired()) {
+					return existing.answer(fingerprint);
+				}
+				if (this.jdbcTemplate.update(this.takeOver, fingerprint, token, lease, lease, scope,
+						existing.version()) == 1) {
+					return BeginResult.acquired();
+				}
+			}
+			throw new IdempotencyStoreException(
+					"begin found the record for scope " + scope + " changing under it " + MAX_BEGIN_ROUNDS + " times");
+		});
+	}
+
+	@Override
+	public boolean renew(String scope, String token, Duration leaseTtl) {
+		long lease = leaseTtl.toMillis();
+		return access("renew", () -> this.jdbcTemplate.update(this.renew, lease, lease, lease, scope, token) == 1);
+	}
+
+	@Override
+	public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
+		// Typed, so that a null (result not kept) needs no round trip to learn the column types.
+		SqlParameterValue status = new SqlParameterValue(Types.INTEGER, (response != null) ? response.status() : null);
+		SqlParameterValue headers = new SqlParameterValue(Types.BINARY,
+				(response != null) ? response.encodedHeaders() : null);
+		SqlParameterValue body = new SqlParameterValue(Types.BINARY, (response != null) ? response.body() : null);
+		return access("complete", () -> this.jdbcTemplate.update(this.complete, status, headers, body, ttl.toMillis(),
+				scope, token) == 1);
+	}
+
+	/**
+	 * Deletes the holder's in-progress record. If the holder's transaction already committed (the row
+	 * is applied), the effect cannot be undone by letting a retry run again: the row becomes a
+	 * completed record without a response instead, kept for the applied retention, and this answers
+	 * {@code true}.
+	 */
+	@Override
+	public boolean release(String scope, String token) {
+		return access("release", () -> this.jdbcTemplate.update(this.delete, scope, token) == 1
+				|| this.jdbcTemplate.update(this.completeApplied, this.appliedRetentionMillis, scope, token) == 1);
+	}
+
+	/**
+	 * Marks the record held by {@code token} as applied: its operation's effects are committed. Meant
+	 * to run inside the business transaction, just before it commits, so that the mark and the effects
+	 * commit together or not at all. Marking a record that is already applied by the same holder is
+	 * allowed, so several transactions of one attempt can each call it.
+	 * @throws LeaseLostException when the record is gone or held by another token, so that the
+	 * business transaction rolls back instead of committing a second effect
+	 * @throws IdempotencyStoreException when the database cannot be asked
+	 */
+	public void markApplied(String scope, String token) {
+		int updated = access("markApplied",
+				() -> this.jdbcTemplate.update(this.markApplied, this.appliedRetentionMillis, scope, token));
+		if (updated == 0) {
+			throw new LeaseLostException(scope);
+		}
+	}
+
+	/**
+	 * Deletes records past their expiry, {@code batchSize} rows per statement so that no statement
+	 * holds many row locks for long, until none is left.
+	 * @return how many rows were deleted
+	 * @throws IdempotencyStoreException when the database cannot be asked
+	 */
+	public int purgeExpired(int batchSize) {
+		if (batchSize < 1) {
+			throw new IllegalArgumentException("batchSize must be positive, was " + batchSize);
+		}
+		return access("purge", () -> {
+			int total = 0;
+			int deleted;
+			do {
+				deleted = this.jdbcTemplate.update(this.purge, batchSize);
+				total += deleted;
+			}
+			while (deleted == batchSize);
+			return total;
+		});
+	}
+
+	/** The database the records live in, to recognise business transactions on the same one. */
+	public DataSource getDataSource() {
+		return this.jdbcTemplate.getDataSource();
+	}
+
+	private Row read(String scope) {
+		List<Row> rows = this.jdbcTemplate.query(this.select, JdbcIdempotencyStore::row, scope);
+		return rows.isEmpty() ? null : rows.get(0);
+	}
+
+	private static Row row(ResultSet rs, int rowNum) throws SQLException {
+		return new Row(rs.getString("fingerprint"), rs.getString("state"), rs.getLong("version"),
+				rs.getBoolean("expired"), rs.getBoolean("lease_live"), rs.getObject("response_status", Integer.class),
+				rs.getBytes("response_headers"), rs.getBytes("response_body"));
+	}
+
+	private <T> T access(String operation, Supplier<T> call) {
+		try {
+			return call.get();
+		}
+		catch (DataAccessException ex) {
+			throw new IdempotencyStoreException(operation + " failed on table " + this.table, ex);
+		}
+	}
+
+	/**
+	 * A row as {@code begin} sees it, with its deadlines already judged by the database.
+	 *
+	 * @param status the stored status, {@code null} when no response is stored
+	 */
+	private record Row(String fingerprint, String state, long version, boolean expired, boolean leaseLive,
+			Integer status, byte[] headers, byte[] body) {
+
+		BeginResult answer(String requested) {
+			if (!this.fingerprint.equals(requested)) {
+				return BeginResult.mismatch();
+			}
+			return switch (this.state) {
+				case COMPLETED -> BeginResult.completed(storedResponse());
+				// The effect is committed: never run it again. With the holder gone, say so.
+				case APPLIED -> this.leaseLive ? BeginResult.inProgress() : BeginResult.completed(null);
+				case IN_PROGRESS -> BeginResult.inProgress();
+				default -> throw new IdempotencyStoreException("Unknown idempotency record state '" + this.state + "'");
+			};
+		}
+
+		private StoredResponse storedResponse() {
+			return (this.status != null)
+					? new StoredResponse(this.status, StoredResponse.decodeHeaders(this.headers), this.body) : null;
+		}
+
+	}
+
+}

@@ -1,0 +1,26 @@
+-- ModelGate idempotency records, PostgreSQL.
+-- %TABLE_NAME% is modelgate.idempotency.jdbc.table-name (default modelgate_idempotency, optionally
+-- schema.table) and %TABLE_BASE_NAME% the same name without its schema. Replace both when copying
+-- this into a Flyway or Liquibase migration.
+--
+-- state: in_progress (a holder runs the operation), applied (its transaction committed, the response
+-- is not stored yet) or completed (response_* hold the response, or are null when it was not kept).
+-- lease_expires_at is the holder's deadline while in_progress or applied; expires_at is when the
+-- record stops counting and may be purged. Both come from the database clock.
+CREATE TABLE IF NOT EXISTS %TABLE_NAME% (
+	scope VARCHAR(64) NOT NULL,
+	fingerprint VARCHAR(64) NOT NULL,
+	state VARCHAR(16) NOT NULL,
+	token VARCHAR(64) NOT NULL,
+	version BIGINT NOT NULL,
+	lease_expires_at TIMESTAMP WITH TIME ZONE,
+	response_status INTEGER,
+	response_headers BYTEA,
+	response_body BYTEA,
+	created_at TIMESTAMP WITH TIME ZONE NOT NULL,
+	expires_at TIMESTAMP WITH TIME ZONE NOT NULL,
+	CONSTRAINT %TABLE_BASE_NAME%_pk PRIMARY KEY (scope),
+	CONSTRAINT %TABLE_BASE_NAME%_state_ck CHECK (state IN ('in_progress', 'applied', 'completed'))
+);
+
+CREATE INDEX IF NOT EXISTS %TABLE_BASE_NAME%_expires_at_idx ON %TABLE_NAME% (expires_at);

@@ -1,0 +1,135 @@
+package dev.modelgate.idempotency.autoconfigure;
+
+import java.util.UUID;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+
+import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
+import dev.modelgate.idempotency.jdbc.JdbcIdempotencyPurger;
+import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchemaInitializer;
+import dev.modelgate.idempotency.jdbc.JdbcIdempotencyStore;
+import dev.modelgate.idempotency.jdbc.MarkAppliedTransactionListener;
+import dev.modelgate.idempotency.testsupport.PostgresTestServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+
+/**
+ * When the JDBC store is configured, what it brings along, and when it backs off.
+ */
+class JdbcStoreConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(ModelgateIdempotencyAutoConfiguration.class));
+
+	private final ApplicationContextRunner withDataSource = this.contextRunner.withBean(DataSource.class,
+			PostgresTestServer::dataSource);
+
+	@Test
+	void storeJdbcWithDataSourceCreatesTheTableAndTheJdbcStore() {
+		String table = uniqueTableName();
+		this.withDataSource
+			.withPropertyValues("modelgate.idempotency.store=jdbc", "modelgate.idempotency.jdbc.table-name=" + table,
+					"modelgate.idempotency.jdbc.initialize-schema=always")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(JdbcIdempotencyStore.class)
+					.hasSingleBean(JdbcIdempotencySchemaInitializer.class)
+					.hasSingleBean(JdbcIdempotencyPurger.class)
+					.hasSingleBean(MarkAppliedTransactionListener.class);
+				assertThat(context.getBean(JdbcIdempotencyPurger.class).isRunning()).isTrue();
+				assertThat(PostgresTestServer.tableExists(table)).isTrue();
+			});
+		dropTable(table);
+	}
+
+	@Test
+	void initializeSchemaNeverLeavesTheDatabaseAlone() {
+		String table = uniqueTableName();
+		this.withDataSource
+			.withPropertyValues("modelgate.idempotency.store=jdbc", "modelgate.idempotency.jdbc.table-name=" + table,
+					"modelgate.idempotency.jdbc.initialize-schema=never")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(JdbcIdempotencyStore.class);
+				assertThat(PostgresTestServer.tableExists(table)).isFalse();
+			});
+	}
+
+	@Test
+	void initializeSchemaDefaultsToEmbeddedOnly() {
+		String table = uniqueTableName();
+		this.withDataSource.withPropertyValues("modelgate.idempotency.jdbc.table-name=" + table)
+			.run((context) -> assertThat(PostgresTestServer.tableExists(table)).isFalse());
+	}
+
+	@Test
+	void storeAutoPicksJdbcWhenThereIsADataSource() {
+		this.withDataSource.run((context) -> assertThat(context).hasSingleBean(JdbcIdempotencyStore.class));
+	}
+
+	@Test
+	void storeMemoryIsNotOverriddenByADataSource() {
+		this.withDataSource.withPropertyValues("modelgate.idempotency.store=memory")
+			.run((context) -> assertThat(context).hasSingleBean(InMemoryIdempotencyStore.class)
+				.doesNotHaveBean(JdbcIdempotencyStore.class)
+				.doesNotHaveBean(JdbcIdempotencyPurger.class));
+	}
+
+	@Test
+	void storeJdbcWithoutDataSourceFailsStartUp() {
+		this.contextRunner.withPropertyValues("modelgate.idempotency.store=jdbc")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(NoIdempotencyStoreException.class));
+	}
+
+	@Test
+	void storeJdbcWithoutSpringJdbcFailsStartUp() {
+		this.withDataSource.withClassLoader(new FilteredClassLoader(JdbcTemplate.class))
+			.withPropertyValues("modelgate.idempotency.store=jdbc")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(NoIdempotencyStoreException.class));
+	}
+
+	@Test
+	void backsOffFromAUserStore() {
+		this.withDataSource.withBean(IdempotencyStore.class, () -> mock(IdempotencyStore.class))
+			.withPropertyValues("modelgate.idempotency.store=jdbc")
+			.run((context) -> assertThat(context).doesNotHaveBean(JdbcIdempotencyStore.class)
+				.doesNotHaveBean(JdbcIdempotencySchemaInitializer.class)
+				.doesNotHaveBean(MarkAppliedTransactionListener.class));
+	}
+
+	@Test
+	void autoConfiguredTransactionManagerMarksRecordsApplied() {
+		this.withDataSource
+			.withConfiguration(AutoConfigurations.of(DataSourceTransactionManagerAutoConfiguration.class,
+					TransactionManagerCustomizationAutoConfiguration.class))
+			.withPropertyValues("modelgate.idempotency.store=jdbc")
+			.run((context) -> assertThat(
+					context.getBean(DataSourceTransactionManager.class).getTransactionExecutionListeners())
+				.containsExactly(context.getBean(MarkAppliedTransactionListener.class)));
+	}
+
+	private static String uniqueTableName() {
+		return "modelgate_idempotency_config_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+	}
+
+	private static void dropTable(String table) {
+		PostgresTestServer.jdbcTemplate().execute("DROP TABLE IF EXISTS " + table);
+	}
+
+}
