@@ -26,7 +26,8 @@ import dev.modelgate.idempotency.core.StoredResponse;
 /**
  * Holding a handler's response back for the record: write the body into a {@link CapturingResponse},
  * turn it into the {@link StoredResponse} the store receives, then send it on. {@code direct} writes
- * the same response straight to the container's response, so the difference is what capture costs.
+ * the same response straight to the container's response (a mock that takes writes in blocks, see
+ * {@link BlockMocks}), so the difference is what capture costs.
  * (This class sits in the filter's package because the capturing response is package-private.)
  */
 @State(Scope.Benchmark)
@@ -54,14 +55,14 @@ public class CapturingResponseBenchmark {
 
 	@Benchmark
 	public MockHttpServletResponse direct() throws IOException {
-		MockHttpServletResponse response = new MockHttpServletResponse();
+		MockHttpServletResponse response = BlockMocks.response();
 		writeAsHandler(response);
 		return response;
 	}
 
 	@Benchmark
 	public StoredResponse captured() throws IOException {
-		MockHttpServletResponse response = new MockHttpServletResponse();
+		MockHttpServletResponse response = BlockMocks.response();
 		CapturingResponse capture = new CapturingResponse(response, 1024 * 1024, NO_OVERFLOW);
 		writeAsHandler(capture);
 		StoredResponse stored = capture.toStoredResponse(this.replayHeaders);

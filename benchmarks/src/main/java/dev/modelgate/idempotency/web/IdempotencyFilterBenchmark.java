@@ -29,7 +29,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
-import org.springframework.mock.web.MockServletContext;
 import org.springframework.util.StreamUtils;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -49,20 +48,21 @@ import dev.modelgate.idempotency.core.StoredResponse;
 
 /**
  * The filter's own cost on each path, with the container, the DispatcherServlet and the store taken
- * out: mock requests, a chain that stands for the handler, and stores that answer at once from
- * memory. Handler resolution runs against a real Spring MVC handler mapping with an annotated and an
+ * out: mock requests (see {@link BlockMocks}), a chain that stands for the handler, and stores that
+ * answer at once from memory. Handler resolution runs against a real Spring MVC handler mapping with an annotated and an
  * unannotated twin of the chat endpoint, as in the load benchmark.
  *
  * <p>The pass-through pairs ({@code unannotatedBare} and {@code unannotatedFiltered}) reuse one
  * request and response, so that with {@code -prof gc} their {@code gc.alloc.rate.norm} is exactly
  * what the filter allocates on a request it does not handle. The keyed benchmarks build a fresh
- * request each time (a body can only be read once) and run through the production coordinator,
- * store-call thread hand-off and lease heartbeat included.
+ * request each time (a body can only be read once) and run through the production coordinator and
+ * lease heartbeat; {@code newKeyFilteredHandOff} shows what the coordinator's thread hand-off adds
+ * for a store that does not bound its own calls.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
+@Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class IdempotencyFilterBenchmark {
@@ -83,9 +83,13 @@ public class IdempotencyFilterBenchmark {
 
 	private IdempotencyCoordinator replaying;
 
+	private IdempotencyCoordinator handingOff;
+
 	private IdempotencyFilter newKeyFilter;
 
 	private IdempotencyFilter replayFilter;
+
+	private IdempotencyFilter handOffFilter;
 
 	/** Stands for a trivial handler: reads the body and writes a small JSON answer. */
 	private final FilterChain handler = (request, response) -> {
@@ -95,9 +99,9 @@ public class IdempotencyFilterBenchmark {
 	};
 
 	@Setup(Level.Trial)
-	public void start() {
+	public void start() throws ServletException {
 		this.context = new AnnotationConfigWebApplicationContext();
-		this.context.setServletContext(new MockServletContext());
+		this.context.setServletContext(BlockMocks.SERVLET_CONTEXT);
 		this.context.register(WebConfiguration.class);
 		this.context.refresh();
 		RequestMappingHandlerMapping handlerMapping = this.context.getBean(RequestMappingHandlerMapping.class);
@@ -107,26 +111,35 @@ public class IdempotencyFilterBenchmark {
 		resolver.afterSingletonsInstantiated();
 		StoredResponse stored = new StoredResponse(200, Map.of("Content-Type", List.of("application/json")),
 				this.responseBody);
-		this.acquiring = IdempotencyCoordinator.create(new AnsweringStore(BeginResult.acquired()),
-				Duration.ofSeconds(2));
-		this.replaying = IdempotencyCoordinator.create(new AnsweringStore(BeginResult.completed(stored)),
-				Duration.ofSeconds(2));
+		Duration operationTimeout = Duration.ofSeconds(2);
+		this.acquiring = IdempotencyCoordinator.create(new AnsweringStore(BeginResult.acquired(), operationTimeout),
+				operationTimeout);
+		this.replaying = IdempotencyCoordinator.create(
+				new AnsweringStore(BeginResult.completed(stored), operationTimeout), operationTimeout);
+		this.handingOff = IdempotencyCoordinator.create(new AnsweringStore(BeginResult.acquired(), null),
+				operationTimeout);
 		this.newKeyFilter = filter(resolver, this.acquiring);
 		this.replayFilter = filter(resolver, this.replaying);
+		this.handOffFilter = filter(resolver, this.handingOff);
 	}
 
-	private static IdempotencyFilter filter(IdempotentHandlerResolver resolver, IdempotencyCoordinator coordinator) {
-		return new IdempotencyFilter(resolver, coordinator, new DefaultClientIdentityResolver("Authorization"),
+	private static IdempotencyFilter filter(IdempotentHandlerResolver resolver, IdempotencyCoordinator coordinator)
+			throws ServletException {
+		IdempotencyFilter filter = new IdempotencyFilter(resolver, coordinator, new DefaultClientIdentityResolver("Authorization"),
 				new StatusResponsePolicy(Set.of(408, 409, 425, 429), false),
 				new ProblemDetailRenderer(JsonMapper.builder().build()), new ReplayHeaders(List.of()),
 				new IdempotencyFilter.Settings("Idempotency-Key", 255, 1024 * 1024, 1024 * 1024,
 						Duration.ofSeconds(1), 422));
+		// As the application context does for a filter bean.
+		filter.afterPropertiesSet();
+		return filter;
 	}
 
 	@TearDown(Level.Trial)
 	public void stop() {
 		this.acquiring.close();
 		this.replaying.close();
+		this.handingOff.close();
 		this.context.close();
 	}
 
@@ -147,21 +160,28 @@ public class IdempotencyFilterBenchmark {
 
 	@Benchmark
 	public MockHttpServletResponse newKeyBare() throws IOException, ServletException {
-		MockHttpServletResponse response = new MockHttpServletResponse();
+		MockHttpServletResponse response = BlockMocks.response();
 		this.handler.doFilter(keyedRequest(), response);
 		return response;
 	}
 
 	@Benchmark
 	public MockHttpServletResponse newKeyFiltered() throws IOException, ServletException {
-		MockHttpServletResponse response = new MockHttpServletResponse();
+		MockHttpServletResponse response = BlockMocks.response();
 		this.newKeyFilter.doFilter(keyedRequest(), response, this.handler);
 		return response;
 	}
 
 	@Benchmark
+	public MockHttpServletResponse newKeyFilteredHandOff() throws IOException, ServletException {
+		MockHttpServletResponse response = BlockMocks.response();
+		this.handOffFilter.doFilter(keyedRequest(), response, this.handler);
+		return response;
+	}
+
+	@Benchmark
 	public MockHttpServletResponse replayFiltered() throws IOException, ServletException {
-		MockHttpServletResponse response = new MockHttpServletResponse();
+		MockHttpServletResponse response = BlockMocks.response();
 		this.replayFilter.doFilter(keyedRequest(), response, this.handler);
 		return response;
 	}
@@ -174,7 +194,7 @@ public class IdempotencyFilterBenchmark {
 	}
 
 	static MockHttpServletRequest post(String path) {
-		MockHttpServletRequest request = new MockHttpServletRequest("POST", path);
+		MockHttpServletRequest request = BlockMocks.request("POST", path);
 		request.setContentType("application/json");
 		request.addHeader("Authorization", "Bearer benchmark");
 		return request;
@@ -191,7 +211,7 @@ public class IdempotencyFilterBenchmark {
 
 		final MockHttpServletRequest annotatedWithoutKey = post(ANNOTATED);
 
-		final MockHttpServletResponse response = new MockHttpServletResponse();
+		final MockHttpServletResponse response = BlockMocks.response();
 
 		ServletRequest lastRequest;
 
@@ -200,8 +220,12 @@ public class IdempotencyFilterBenchmark {
 
 	}
 
-	/** A store that gives every {@code begin} the same answer, and accepts every other call. */
-	private record AnsweringStore(BeginResult answer) implements IdempotencyStore {
+	/**
+	 * A store that gives every {@code begin} the same answer and accepts every other call; with a
+	 * {@code callTimeLimit} it is called directly, as Redis with Lettuce is, without one each call is
+	 * handed to another thread, as a store that cannot bound its own calls is.
+	 */
+	private record AnsweringStore(BeginResult answer, Duration callTimeLimit) implements IdempotencyStore {
 
 		@Override
 		public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {

@@ -32,33 +32,44 @@ public class IdempotencyCoordinator implements AutoCloseable {
 
 	private final ExecutorService storeCalls;
 
+	private final boolean ownsThreads;
+
 	/**
 	 * @param store where records live
 	 * @param heartbeats runs lease renewals while work is in progress
 	 */
 	public IdempotencyCoordinator(IdempotencyStore store, ScheduledExecutorService heartbeats) {
-		this(store, heartbeats, null);
+		this(store, heartbeats, null, false);
 	}
 
 	private IdempotencyCoordinator(IdempotencyStore store, ScheduledExecutorService heartbeats,
-			ExecutorService storeCalls) {
+			ExecutorService storeCalls, boolean ownsThreads) {
 		this.store = store;
 		this.heartbeats = heartbeats;
 		this.storeCalls = storeCalls;
+		this.ownsThreads = ownsThreads;
 	}
 
 	/**
-	 * A coordinator with its own daemon threads: one for heartbeats, and a pool that runs each store
-	 * call so that it can be abandoned after {@code operationTimeout}. {@link #close()} stops them.
+	 * A coordinator with its own daemon threads: one for heartbeats, and, unless the store bounds its
+	 * own calls within {@code operationTimeout} (see {@link IdempotencyStore#callTimeLimit()}), a pool
+	 * that runs each store call so that it can be abandoned after {@code operationTimeout}.
+	 * {@link #close()} stops them.
 	 */
 	public static IdempotencyCoordinator create(IdempotencyStore store, Duration operationTimeout) {
 		ScheduledThreadPoolExecutor heartbeats = new ScheduledThreadPoolExecutor(1, daemonThreads("heartbeat"));
 		// Cancelled heartbeats would otherwise stay queued until their next due time.
 		heartbeats.setRemoveOnCancelPolicy(true);
+		Duration limit = store.callTimeLimit();
+		if (limit != null && limit.compareTo(operationTimeout) <= 0) {
+			// The store already answers or fails in time; a hand-off to another thread would add two
+			// thread switches to every call and bound nothing more.
+			return new IdempotencyCoordinator(store, heartbeats, null, true);
+		}
 		ExecutorService storeCalls = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
 				new SynchronousQueue<>(), daemonThreads("store"));
 		IdempotencyStore bounded = new TimeBoundedIdempotencyStore(store, storeCalls, operationTimeout);
-		return new IdempotencyCoordinator(bounded, heartbeats, storeCalls);
+		return new IdempotencyCoordinator(bounded, heartbeats, storeCalls, true);
 	}
 
 	private static ThreadFactory daemonThreads(String role) {
@@ -73,9 +84,11 @@ public class IdempotencyCoordinator implements AutoCloseable {
 	/** Stops the threads this coordinator created (none when it was given its executor). */
 	@Override
 	public void close() {
-		if (this.storeCalls != null) {
+		if (this.ownsThreads) {
 			this.heartbeats.shutdownNow();
-			this.storeCalls.shutdownNow();
+			if (this.storeCalls != null) {
+				this.storeCalls.shutdownNow();
+			}
 		}
 	}
 

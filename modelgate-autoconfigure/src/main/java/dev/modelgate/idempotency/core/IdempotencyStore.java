@@ -51,4 +51,15 @@ public interface IdempotencyStore {
 	 */
 	boolean release(String scope, String token);
 
+	/**
+	 * The longest a call to this store can take on a connected store, when the store enforces that
+	 * limit itself (a client's command timeout, or a store that never waits). A caller that bounds
+	 * every call by a timeout at least this long can then call the store directly, instead of
+	 * handing each call to another thread that it can abandon.
+	 * @return the limit, or {@code null} (the default) when the store does not bound its calls
+	 */
+	default Duration callTimeLimit() {
+		return null;
+	}
+
 }

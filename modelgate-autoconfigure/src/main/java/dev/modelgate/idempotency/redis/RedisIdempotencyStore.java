@@ -43,13 +43,26 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
 	private final RedisScript<Boolean> releaseScript;
 
+	private final Duration commandTimeout;
+
 	/**
 	 * @param connectionFactory the Redis to keep records in
 	 * @param keyPrefix put before each scope hash to make the record's key
 	 */
 	public RedisIdempotencyStore(RedisConnectionFactory connectionFactory, String keyPrefix) {
+		this(connectionFactory, keyPrefix, null);
+	}
+
+	/**
+	 * @param connectionFactory the Redis to keep records in
+	 * @param keyPrefix put before each scope hash to make the record's key
+	 * @param commandTimeout the time after which the connection's client gives up on a command (for
+	 * Lettuce, {@code spring.data.redis.timeout}), or {@code null} when it is not known
+	 */
+	public RedisIdempotencyStore(RedisConnectionFactory connectionFactory, String keyPrefix, Duration commandTimeout) {
 		this.redis = binaryTemplate(connectionFactory);
 		this.keyPrefix = keyPrefix;
+		this.commandTimeout = commandTimeout;
 		this.beginScript = multiBulkScript("begin.lua");
 		this.renewScript = RedisScript.of(load("renew.lua"), Boolean.class);
 		this.completeScript = RedisScript.of(load("complete.lua"), Boolean.class);
@@ -88,6 +101,15 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean release(String scope, String token) {
 		return execute("release", this.releaseScript, scope, bytes(token));
+	}
+
+	/**
+	 * Each call is one command, so the client's command timeout bounds it (a first connection, made
+	 * once, is bounded by the client's connect timeout).
+	 */
+	@Override
+	public Duration callTimeLimit() {
+		return this.commandTimeout;
 	}
 
 	private <T> T execute(String operation, RedisScript<T> script, String scope, byte[]... args) {

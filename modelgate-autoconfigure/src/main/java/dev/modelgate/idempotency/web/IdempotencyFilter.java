@@ -76,6 +76,8 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	private int order = DEFAULT_ORDER;
 
+	private volatile String alreadyFilteredAttributeName;
+
 	public IdempotencyFilter(IdempotentHandlerResolver handlerResolver, IdempotencyCoordinator coordinator,
 			ClientIdentityResolver identityResolver, ResponsePolicy responsePolicy,
 			IdempotencyProblemRenderer problemRenderer, ReplayHeaders replayHeaders, Settings settings) {
@@ -95,6 +97,32 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	public void setOrder(int order) {
 		this.order = order;
+	}
+
+	/**
+	 * Requests that no {@code @Idempotent} handler can be bound for, and requests without a key when
+	 * no endpoint requires one, are let through before anything else happens (not even the "already
+	 * filtered" request attribute is set): the filter costs them a few string comparisons and no
+	 * allocation.
+	 */
+	@Override
+	protected boolean shouldNotFilter(HttpServletRequest request) {
+		if (!this.handlerResolver.mayResolve(request)) {
+			return true;
+		}
+		return !this.handlerResolver.hasKeyRequiredHandlers() && request.getHeader(this.settings.headerName()) == null;
+	}
+
+	@Override
+	protected void initFilterBean() {
+		this.alreadyFilteredAttributeName = super.getAlreadyFilteredAttributeName();
+	}
+
+	/** Computed once: the inherited method builds a new string on every request. */
+	@Override
+	protected String getAlreadyFilteredAttributeName() {
+		String name = this.alreadyFilteredAttributeName;
+		return (name != null) ? name : super.getAlreadyFilteredAttributeName();
 	}
 
 	@Override
