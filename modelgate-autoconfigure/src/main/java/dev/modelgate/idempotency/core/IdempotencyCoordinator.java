@@ -60,6 +60,11 @@ public class IdempotencyCoordinator implements AutoCloseable {
 		ScheduledThreadPoolExecutor heartbeats = new ScheduledThreadPoolExecutor(1, daemonThreads("heartbeat"));
 		// Cancelled heartbeats would otherwise stay queued until their next due time.
 		heartbeats.setRemoveOnCancelPolicy(true);
+		// The executor wakes its thread whenever a task becomes the earliest in its queue: with nothing
+		// else queued, that is every lease, so every request would pay a thread wake-up. A no-op beat
+		// every second is earlier than any default lease's first renewal, and the thread stays asleep.
+		heartbeats.scheduleWithFixedDelay(() -> {
+		}, 1, 1, TimeUnit.SECONDS);
 		Duration limit = store.callTimeLimit();
 		if (limit != null && limit.compareTo(operationTimeout) <= 0) {
 			// The store already answers or fails in time; a hand-off to another thread would add two

@@ -55,12 +55,6 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		return transition(scope, token, (entry, now) -> entry.completed(response, now.plus(ttl)));
 	}
 
-	/** Every call is a map update in this process: none waits on anything but another call's update. */
-	@Override
-	public Duration callTimeLimit() {
-		return Duration.ZERO;
-	}
-
 	@Override
 	public boolean release(String scope, String token) {
 		return transition(scope, token, (entry, now) -> null);
