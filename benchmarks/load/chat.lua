@@ -1,5 +1,6 @@
 -- wrk script for the load benchmark: POSTs a chat-completion body, with or without an
--- Idempotency-Key, and prints one machine-readable RESULT line when done.
+-- Idempotency-Key, and prints one machine-readable RESULT line when done (status_errors: answers
+-- of 400 and above; socket_errors: connect, read, write errors and time-outs).
 -- Arguments (after --): body file, key mode (none | new | fixed:<key>), run id.
 --   none      no Idempotency-Key header
 --   new       a key never sent before on every request: <run id>-<thread>-<counter>
@@ -43,8 +44,8 @@ function done(summary, latency, requests)
 	local seconds = summary.duration / 1e6
 	local errors = summary.errors
 	io.write(string.format(
-		"RESULT requests=%d seconds=%.3f rps=%.1f p50_ms=%.3f p99_ms=%.3f errors=%d\n",
+		"RESULT requests=%d seconds=%.3f rps=%.1f p50_ms=%.3f p99_ms=%.3f status_errors=%d socket_errors=%d\n",
 		summary.requests, seconds, summary.requests / seconds,
 		latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-		errors.connect + errors.read + errors.write + errors.status + errors.timeout))
+		errors.status, errors.connect + errors.read + errors.write + errors.timeout))
 end
