@@ -23,7 +23,7 @@ public enum IdempotencyOutcome {
 	IN_PROGRESS("in_progress: a duplicate is still running, answered 409"),
 
 	/** The key was used before for a different request: answered 422 (or the configured status). */
-	MISMATCH("key reused for a different request: answered mismatch-status"),
+	MISMATCH("key reused for a different request: refused with mismatch-status (422 by default)"),
 
 	/** The key header is malformed: answered 400. */
 	INVALID_KEY("key invalid: answered 400"),
