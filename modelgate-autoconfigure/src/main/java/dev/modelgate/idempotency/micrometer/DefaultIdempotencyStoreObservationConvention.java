@@ -5,7 +5,7 @@ import io.micrometer.common.KeyValues;
 /**
  * Store observations named {@value #NAME} (so the timer is {@code modelgate.idempotency.store} and a
  * span is called {@code idempotency <operation>}), with the low-cardinality key values
- * {@code operation}, {@code store} and {@code result}, and the scope hash as the high-cardinality
+ * {@code operation}, {@code store} and (once the call returned) {@code result}, and the scope hash as the high-cardinality
  * {@code modelgate.idempotency.scope} (on spans only, never on metrics).
  */
 public class DefaultIdempotencyStoreObservationConvention implements IdempotencyStoreObservationConvention {
@@ -23,10 +23,14 @@ public class DefaultIdempotencyStoreObservationConvention implements Idempotency
 		return "idempotency " + context.getOperation();
 	}
 
+	/**
+	 * The result is only known once the call returns: the long task timer of running calls, tagged
+	 * when they start, goes without it.
+	 */
 	@Override
 	public KeyValues getLowCardinalityKeyValues(IdempotencyStoreObservationContext context) {
-		return KeyValues.of("operation", context.getOperation(), "store", context.getStoreType(), "result",
-				context.getResult());
+		KeyValues keyValues = KeyValues.of("operation", context.getOperation(), "store", context.getStoreType());
+		return (context.getResult() != null) ? keyValues.and("result", context.getResult()) : keyValues;
 	}
 
 	@Override

@@ -7,13 +7,16 @@ import io.micrometer.observation.Observation;
  */
 public class IdempotencyStoreObservationContext extends Observation.Context {
 
+	/** The result of a call that failed. */
+	public static final String ERROR = "error";
+
 	private final String operation;
 
 	private final String storeType;
 
 	private final String scope;
 
-	private String result = "error";
+	private String result;
 
 	/**
 	 * @param operation the store method: {@code begin}, {@code renew}, {@code complete},
@@ -43,7 +46,7 @@ public class IdempotencyStoreObservationContext extends Observation.Context {
 	 * What the store answered, in a few low-cardinality words: for {@code begin} its outcome
 	 * ({@code acquired}, {@code mismatch}, {@code in_progress}, {@code completed}); for the
 	 * transitions and {@code delete} {@code ok} or {@code refused}; for {@code find} {@code found} or
-	 * {@code absent}; {@code error} when the call failed.
+	 * {@code absent}; {@link #ERROR} when the call failed; {@code null} while the call runs.
 	 */
 	public String getResult() {
 		return this.result;

@@ -91,9 +91,15 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 				this.storeType, scope);
 		return Observation.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> context, this.registry)
 			.observe(() -> {
-				T answer = call.get();
-				context.setResult(result.apply(answer));
-				return answer;
+				try {
+					T answer = call.get();
+					context.setResult(result.apply(answer));
+					return answer;
+				}
+				catch (RuntimeException ex) {
+					context.setResult(IdempotencyStoreObservationContext.ERROR);
+					throw ex;
+				}
 			});
 	}
 

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import org.junit.jupiter.api.Test;
@@ -95,6 +96,25 @@ class ObservedIdempotencyStoreTests {
 			.hasLowCardinalityKeyValue("result", "error")
 			.assertThatError()
 			.isInstanceOf(IdempotencyStoreException.class);
+	}
+
+	@Test
+	void resultIsOnlyTaggedOnceTheCallReturned() {
+		KeyValue[] whileRunning = new KeyValue[1];
+		IdempotencyStore probing = new InMemoryIdempotencyStore() {
+
+			@Override
+			public boolean release(String scope, String token) {
+				whileRunning[0] = ObservedIdempotencyStoreTests.this.registry.getCurrentObservation()
+					.getContextView()
+					.getLowCardinalityKeyValue("result");
+				return super.release(scope, token);
+			}
+
+		};
+		new ObservedIdempotencyStore(probing, this.registry, null).release("s", "t");
+		assertThat(whileRunning[0]).as("no result tag on the long task timer of a running call").isNull();
+		assertThat(this.registry).hasSingleObservationThat().hasLowCardinalityKeyValue("result", "refused");
 	}
 
 	@Test
