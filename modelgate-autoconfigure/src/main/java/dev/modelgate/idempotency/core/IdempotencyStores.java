@@ -11,14 +11,19 @@ public final class IdempotencyStores {
 	/**
 	 * A short, stable name for the kind of store, for metric tags and health details: {@code redis},
 	 * {@code jdbc} or {@code memory} for the built-in stores, else the lower-case simple class name.
-	 * Looks through the time bound and through class-based proxies ({@code Foo$$SpringCGLIB$$0}).
+	 * Looks through the time bound, anonymous subclasses and class-based proxies
+	 * ({@code Foo$$SpringCGLIB$$0}).
 	 */
 	public static String typeOf(IdempotencyStore store) {
 		IdempotencyStore target = store;
 		while (target instanceof TimeBoundedIdempotencyStore bounded) {
 			target = bounded.getDelegate();
 		}
-		String name = target.getClass().getSimpleName();
+		Class<?> type = target.getClass();
+		while (type.isAnonymousClass()) {
+			type = type.getSuperclass();
+		}
+		String name = type.getSimpleName();
 		int generated = name.indexOf("$$");
 		if (generated > 0) {
 			name = name.substring(0, generated);

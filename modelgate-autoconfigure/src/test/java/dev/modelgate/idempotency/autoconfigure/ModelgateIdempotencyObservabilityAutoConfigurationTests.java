@@ -1,11 +1,13 @@
 package dev.modelgate.idempotency.autoconfigure;
 
+import java.io.IOException;
 import java.time.Duration;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springdoc.core.customizers.GlobalOperationCustomizer;
+import tools.jackson.databind.JsonNode;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
@@ -117,6 +119,18 @@ class ModelgateIdempotencyObservabilityAutoConfigurationTests {
 			.withPropertyValues("management.endpoint.idempotency.access=READ_ONLY",
 					"management.endpoints.web.exposure.include=idempotency")
 			.run((context) -> assertThat(context).hasSingleBean(IdempotencyEndpoint.class));
+	}
+
+	@Test
+	void configurationMetadataTellsTheIdeThatTheEndpointHasNoAccessByDefault() throws IOException {
+		JsonNode access = null;
+		for (JsonNode property : ModelgateIdempotencyAutoConfigurationTests.modelgateMetadata().get("properties")) {
+			if ("management.endpoint.idempotency.access".equals(property.get("name").asString())) {
+				access = property;
+			}
+		}
+		assertThat(access).isNotNull();
+		assertThat(access.get("defaultValue").asString()).isEqualTo("none");
 	}
 
 	@Test
