@@ -5,8 +5,8 @@ import io.micrometer.common.KeyValues;
 /**
  * Store observations named {@value #NAME} (so the timer is {@code modelgate.idempotency.store} and a
  * span is called {@code idempotency <operation>}), with the low-cardinality key values
- * {@code operation}, {@code store} and (once the call returned) {@code result}, and the scope hash as the high-cardinality
- * {@code modelgate.idempotency.scope} (on spans only, never on metrics).
+ * {@code operation}, {@code store} and (once the call returned) {@code result}, and the scope hash as
+ * the high-cardinality {@code modelgate.idempotency.scope} (on spans only, never on metrics).
  */
 public class DefaultIdempotencyStoreObservationConvention implements IdempotencyStoreObservationConvention {
 

@@ -145,7 +145,8 @@ class ModelgateIdempotencyObservabilityAutoConfigurationTests {
 	void nothingWhenIdempotencyIsDisabled() {
 		this.contextRunner.withBean(SimpleMeterRegistry.class)
 			.withPropertyValues("modelgate.idempotency.enabled=false",
-					"management.endpoint.idempotency.access=UNRESTRICTED", "management.endpoints.web.exposure.include=*")
+					"management.endpoint.idempotency.access=UNRESTRICTED",
+					"management.endpoints.web.exposure.include=*")
 			.run((context) -> assertThat(context).doesNotHaveBean(MicrometerIdempotencyListener.class)
 				.doesNotHaveBean(IdempotencyStoreHealthIndicator.class)
 				.doesNotHaveBean(IdempotencyEndpoint.class)
