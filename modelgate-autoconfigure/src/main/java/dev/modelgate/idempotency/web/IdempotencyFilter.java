@@ -288,8 +288,13 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		return ReadRequest.read(request, fingerprint(request, endpoint, CanonicalBody.parts(parts)));
 	}
 
+	/**
+	 * The request path, not the route pattern, goes into the fingerprint: path variables are part of
+	 * the request, so {@code /orders/7/cancel} and {@code /orders/8/cancel} under one key are a key
+	 * reuse, never a replay of the other's response.
+	 */
 	private static String fingerprint(HttpServletRequest request, IdempotentEndpoint endpoint, CanonicalBody body) {
-		return RequestFingerprint.of(request.getMethod(), endpoint.route(), request.getQueryString(), body);
+		return RequestFingerprint.of(request.getMethod(), request.getRequestURI(), request.getQueryString(), body);
 	}
 
 	private static boolean isSizeLimit(Throwable ex) {
