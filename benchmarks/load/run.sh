@@ -10,8 +10,7 @@
 #   c  POST /v1/chat/completions, same key   @Idempotent, every request a replay
 #   d  POST /v1/chat/completions, no key     @Idempotent, passed through
 # with the CPU time the app and Redis spent per request.
-# Phase 2 (where the cost of b goes): a and b at concurrency 16 with the in-process memory store.
-# Phase 3 (store and memory), with a 256 MiB heap: Redis commands per request kind, from INFO
+# Phase 2 (store and memory), with a 256 MiB heap: Redis commands per request kind, from INFO
 # commandstats before and after N requests; then 32 concurrent 1 MiB requests, unannotated and with
 # new keys, and whether the app stayed up.
 #
@@ -223,18 +222,7 @@ measure_throughput "$out/throughput.tsv" "$concurrency" "a b c d"
 stop_app
 
 # ---------------------------------------------------------------------------------------------
-# Phase 2: the same app with the in-process memory store, to tell the filter from the round trips.
-
-start_app memory-store -Xms1g -Xmx1g -- --modelgate.idempotency.store=memory
-log "warming up: ${warmup}s per kind at concurrency 16, memory store"
-for kind in a b; do
-	run_kind "$kind" 16 "$warmup" >/dev/null
-done
-measure_throughput "$out/memory-store.tsv" 16 "a b"
-stop_app
-
-# ---------------------------------------------------------------------------------------------
-# Phase 3: store round trips and memory, with a 256 MiB heap.
+# Phase 2: store round trips and memory, with a 256 MiB heap.
 
 start_app small-heap -Xms256m -Xmx256m -XX:+ExitOnOutOfMemoryError -Xlog:gc:file="$out/gc-small-heap.log" \
 	-- --modelgate.benchmark.hold=5s
@@ -361,13 +349,7 @@ report="$out/report.md"
 	echo "request); ratios are of throughput against kind a at the same concurrency, from the same run."
 	echo "CPU per request is the app's (all its threads) and Redis's, over the same run."
 	echo
-	echo "Redis store:"
-	echo
 	table "$out/throughput.tsv"
-	echo
-	echo "Memory store (no network round trip), same app:"
-	echo
-	table "$out/memory-store.tsv"
 	echo
 	echo "Redis commands per request ($count sequential requests of each kind, INFO commandstats before"
 	echo "and after; EVALSHA is the round trip, the others run inside its Lua script):"

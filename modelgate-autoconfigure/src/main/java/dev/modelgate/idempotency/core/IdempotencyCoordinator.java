@@ -11,6 +11,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * Drives the state machine for one attempt: asks the store to {@code begin}, waits for a running
@@ -33,6 +34,8 @@ public class IdempotencyCoordinator implements AutoCloseable {
 	private final ExecutorService storeCalls;
 
 	private final boolean ownsThreads;
+
+	private final AtomicInteger leasesHeld = new AtomicInteger();
 
 	/**
 	 * @param store where records live
@@ -57,6 +60,17 @@ public class IdempotencyCoordinator implements AutoCloseable {
 	 * {@link #close()} stops them.
 	 */
 	public static IdempotencyCoordinator create(IdempotencyStore store, Duration operationTimeout) {
+		return create(store, operationTimeout, UnaryOperator.identity());
+	}
+
+	/**
+	 * A coordinator like {@link #create(IdempotencyStore, Duration)} whose store calls go through
+	 * {@code decorator} (metrics, tracing). The decorator wraps the time-bounded store (or the store
+	 * itself, when it bounds its own calls), so that it runs on the caller's thread, where a tracing
+	 * context lives, and measures what the caller waits for, timeouts included.
+	 */
+	public static IdempotencyCoordinator create(IdempotencyStore store, Duration operationTimeout,
+			UnaryOperator<IdempotencyStore> decorator) {
 		ScheduledThreadPoolExecutor heartbeats = new ScheduledThreadPoolExecutor(1, daemonThreads("heartbeat"));
 		// Cancelled heartbeats would otherwise stay queued until their next due time.
 		heartbeats.setRemoveOnCancelPolicy(true);
@@ -69,12 +83,12 @@ public class IdempotencyCoordinator implements AutoCloseable {
 		if (limit != null && limit.compareTo(operationTimeout) <= 0) {
 			// The store already answers or fails in time; a hand-off to another thread would add two
 			// thread switches to every call and bound nothing more.
-			return new IdempotencyCoordinator(store, heartbeats, null, true);
+			return new IdempotencyCoordinator(decorator.apply(store), heartbeats, null, true);
 		}
 		ExecutorService storeCalls = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
 				new SynchronousQueue<>(), daemonThreads("store"));
 		IdempotencyStore bounded = new TimeBoundedIdempotencyStore(store, storeCalls, operationTimeout);
-		return new IdempotencyCoordinator(bounded, heartbeats, storeCalls, true);
+		return new IdempotencyCoordinator(decorator.apply(bounded), heartbeats, storeCalls, true);
 	}
 
 	private static ThreadFactory daemonThreads(String role) {
@@ -115,7 +129,9 @@ public class IdempotencyCoordinator implements AutoCloseable {
 		while (true) {
 			BeginResult result = this.store.begin(scope, fingerprint, token, leaseTtl);
 			if (result.outcome() == BeginResult.Outcome.ACQUIRED) {
-				return new Attempt(result, waited, new Lease(this.store, this.heartbeats, scope, token, leaseTtl));
+				this.leasesHeld.incrementAndGet();
+				return new Attempt(result, waited, new Lease(this.store, this.heartbeats, scope, token, leaseTtl,
+						this.leasesHeld::decrementAndGet));
 			}
 			long remaining = deadline - System.nanoTime();
 			if (result.outcome() != BeginResult.Outcome.IN_PROGRESS || remaining <= 0) {
@@ -127,6 +143,19 @@ public class IdempotencyCoordinator implements AutoCloseable {
 			}
 			pause = (pause.compareTo(LONGEST_POLL) < 0) ? pause.multipliedBy(2) : LONGEST_POLL;
 		}
+	}
+
+	/**
+	 * How many leases this coordinator handed out that are not yet completed, released or abandoned:
+	 * the operations running right now under a key (a gauge for operators).
+	 */
+	public int getLeasesHeld() {
+		return this.leasesHeld.get();
+	}
+
+	/** The store as this coordinator calls it: bounded by the operation timeout and decorated. */
+	public IdempotencyStore getStore() {
+		return this.store;
 	}
 
 	private static boolean sleep(long nanos) {

@@ -5,7 +5,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.dao.DataAccessException;
@@ -16,6 +18,7 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.util.StreamUtils;
 
 import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredResponse;
@@ -43,6 +46,8 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
 	private final RedisScript<Boolean> releaseScript;
 
+	private final RedisScript<List<Object>> findScript;
+
 	private final Duration commandTimeout;
 
 	/**
@@ -67,6 +72,7 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 		this.renewScript = RedisScript.of(load("renew.lua"), Boolean.class);
 		this.completeScript = RedisScript.of(load("complete.lua"), Boolean.class);
 		this.releaseScript = RedisScript.of(load("release.lua"), Boolean.class);
+		this.findScript = multiBulkScript("find.lua");
 	}
 
 	@Override
@@ -101,6 +107,42 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean release(String scope, String token) {
 		return execute("release", this.releaseScript, scope, bytes(token));
+	}
+
+	@Override
+	public Optional<IdempotencyRecord> find(String scope) {
+		List<Object> answer = execute("find", this.findScript, scope);
+		if (answer.isEmpty()) {
+			return Optional.empty();
+		}
+		try {
+			String state = text(answer.get(0));
+			Instant now = Instant.ofEpochSecond(Long.parseLong(text(answer.get(5))),
+					Long.parseLong(text(answer.get(6))) * 1000);
+			String created = text(answer.get(1));
+			String status = text(answer.get(2));
+			long ttl = (Long) answer.get(4);
+			boolean stored = !status.isEmpty();
+			return Optional.of(new IdempotencyRecord(scope,
+					"completed".equals(state) ? IdempotencyRecord.State.COMPLETED
+							: IdempotencyRecord.State.IN_PROGRESS,
+					created.isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(created)),
+					(ttl >= 0) ? now.plusMillis(ttl) : null, now, stored ? Integer.valueOf(status) : null,
+					stored ? (Long) answer.get(3) : null));
+		}
+		catch (RuntimeException ex) {
+			throw new IdempotencyStoreException("Unreadable record in Redis key " + key(scope), ex);
+		}
+	}
+
+	@Override
+	public boolean delete(String scope) {
+		try {
+			return Boolean.TRUE.equals(this.redis.delete(bytes(key(scope))));
+		}
+		catch (DataAccessException ex) {
+			throw new IdempotencyStoreException("delete failed on Redis key " + key(scope), ex);
+		}
 	}
 
 	/**
@@ -138,6 +180,10 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
 	private static byte[] bytes(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static String text(Object value) {
+		return new String((byte[]) value, StandardCharsets.US_ASCII);
 	}
 
 	private static byte[] millis(Duration duration) {

@@ -42,13 +42,6 @@ class IdempotencyCoordinatorStoreThreadTests {
 		assertThat(store.beginThread.get()).isNotSameAs(Thread.currentThread());
 	}
 
-	@Test
-	void memoryStoreNeverWaitsButItsSubclassesMight() {
-		assertThat(new InMemoryIdempotencyStore().callTimeLimit()).isEqualTo(Duration.ZERO);
-		assertThat(new InMemoryIdempotencyStore() {
-		}.callTimeLimit()).isNull();
-	}
-
 	private static final class ThreadRecordingStore extends InMemoryIdempotencyStore {
 
 		private final Duration callTimeLimit;
