@@ -91,6 +91,8 @@ public class IdempotencyFilterBenchmark {
 
 	private IdempotencyFilter handOffFilter;
 
+	private IdempotencyFilter listenedFilter;
+
 	/** Stands for a trivial handler: reads the body and writes a small JSON answer. */
 	private final FilterChain handler = (request, response) -> {
 		StreamUtils.copyToByteArray(request.getInputStream());
@@ -121,6 +123,8 @@ public class IdempotencyFilterBenchmark {
 		this.newKeyFilter = filter(resolver, this.acquiring);
 		this.replayFilter = filter(resolver, this.replaying);
 		this.handOffFilter = filter(resolver, this.handingOff);
+		this.listenedFilter = filter(resolver, this.acquiring);
+		this.listenedFilter.setListeners(List.of(IdempotencyListener.NONE));
 	}
 
 	private static IdempotencyFilter filter(IdempotentHandlerResolver resolver, IdempotencyCoordinator coordinator)
@@ -156,6 +160,12 @@ public class IdempotencyFilterBenchmark {
 	@Benchmark
 	public void annotatedWithoutKeyFiltered(PassThrough state) throws IOException, ServletException {
 		this.newKeyFilter.doFilter(state.annotatedWithoutKey, state.response, state.chain);
+	}
+
+	/** With a listener (metrics), a request without a key is resolved, to be counted as bypassed. */
+	@Benchmark
+	public void annotatedWithoutKeyListened(PassThrough state) throws IOException, ServletException {
+		this.listenedFilter.doFilter(state.annotatedWithoutKey, state.response, state.chain);
 	}
 
 	@Benchmark
