@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.List;
 
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
@@ -123,7 +124,8 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 */
 	@Override
 	protected boolean shouldNotFilter(HttpServletRequest request) {
-		if (!this.handlerResolver.mayResolve(request)) {
+		// A forward or include runs inside a request this filter has already seen through.
+		if (request.getDispatcherType() != DispatcherType.REQUEST || !this.handlerResolver.mayResolve(request)) {
 			return true;
 		}
 		return this.listeners.isEmpty() && !TransitionLog.isNarrating() && !this.handlerResolver.hasKeyRequiredHandlers()

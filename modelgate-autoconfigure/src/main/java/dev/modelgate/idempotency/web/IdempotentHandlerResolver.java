@@ -103,11 +103,10 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 	 * picks it for any request its conditions match (a literal path is the most specific there is).
 	 */
 	private static boolean isUnrivalled(RequestMappingInfo info, Map<String, Integer> directPathUses) {
-		Set<String> paths = info.getDirectPaths();
-		if (info.getPathPatternsCondition() == null || paths.isEmpty() || !paths.equals(info.getPatternValues())) {
+		if (!isLiteral(info)) {
 			return false;
 		}
-		for (String path : paths) {
+		for (String path : info.getDirectPaths()) {
 			if (path.isEmpty() || directPathUses.getOrDefault(path.toLowerCase(Locale.ROOT), 0) != 1) {
 				return false;
 			}
@@ -119,8 +118,7 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 		List<LiteralRoute> routes = new ArrayList<>();
 		for (Candidate candidate : candidates) {
 			RequestMappingInfo info = candidate.info;
-			Set<String> paths = info.getDirectPaths();
-			if (info.getPathPatternsCondition() == null || paths.isEmpty() || !paths.equals(info.getPatternValues())) {
+			if (!isLiteral(info)) {
 				return null;
 			}
 			Set<String> methods = new HashSet<>();
@@ -130,11 +128,17 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 					methods.add(RequestMethod.HEAD.name());
 				}
 			}
-			for (String path : paths) {
+			for (String path : info.getDirectPaths()) {
 				routes.add(new LiteralRoute(Set.copyOf(methods), path));
 			}
 		}
 		return routes.toArray(new LiteralRoute[0]);
+	}
+
+	/** Whether the mapping's paths are all plain text (no variables, wildcards or legacy patterns). */
+	private static boolean isLiteral(RequestMappingInfo info) {
+		Set<String> paths = info.getDirectPaths();
+		return info.getPathPatternsCondition() != null && !paths.isEmpty() && paths.equals(info.getPatternValues());
 	}
 
 	/** Whether any handler is annotated at all. */
