@@ -4,7 +4,12 @@
 -- Answers {'acquired'}, {'mismatch'}, {'in_progress'}, {'completed'} when the result was not kept,
 -- or {'completed', status, headers, body}.
 if redis.call('EXISTS', KEYS[1]) == 0 then
-	redis.call('HSET', KEYS[1], 'fp', ARGV[1], 'state', 'in_progress', 'token', ARGV[2])
+	-- 'created' (epoch milliseconds) is taken from the Redis clock, the one the expiry runs on, so
+	-- that an operator reading the record measures its age and its expiry on the same clock. Writing
+	-- after TIME needs effects replication, the default since Redis 5.
+	local now = redis.call('TIME')
+	local created = now[1] .. string.format('%03d', math.floor(tonumber(now[2]) / 1000))
+	redis.call('HSET', KEYS[1], 'fp', ARGV[1], 'state', 'in_progress', 'token', ARGV[2], 'created', created)
 	redis.call('PEXPIRE', KEYS[1], ARGV[3])
 	return { 'acquired' }
 end

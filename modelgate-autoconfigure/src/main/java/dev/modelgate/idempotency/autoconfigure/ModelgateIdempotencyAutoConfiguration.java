@@ -23,9 +23,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.IdempotencyStoreDecorator;
 import dev.modelgate.idempotency.web.ClientIdentityResolver;
 import dev.modelgate.idempotency.web.DefaultClientIdentityResolver;
 import dev.modelgate.idempotency.web.IdempotencyFilter;
+import dev.modelgate.idempotency.web.IdempotencyListener;
 import dev.modelgate.idempotency.web.IdempotencyProblemRenderer;
 import dev.modelgate.idempotency.web.IdempotentHandlerResolver;
 import dev.modelgate.idempotency.web.ProblemDetailRenderer;
@@ -52,8 +54,10 @@ public class ModelgateIdempotencyAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	IdempotencyCoordinator idempotencyCoordinator(IdempotencyStore store, ModelgateIdempotencyProperties properties) {
-		return IdempotencyCoordinator.create(store, properties.getOperationTimeout());
+	IdempotencyCoordinator idempotencyCoordinator(IdempotencyStore store, ModelgateIdempotencyProperties properties,
+			ObjectProvider<IdempotencyStoreDecorator> decorators) {
+		return IdempotencyCoordinator.create(store, properties.getOperationTimeout(),
+				(bounded) -> IdempotencyStoreDecorator.decorateAll(bounded, decorators.orderedStream().toList()));
 	}
 
 	/** The filter and its collaborators, for servlet web applications. */
@@ -107,12 +111,14 @@ public class ModelgateIdempotencyAutoConfiguration {
 		IdempotencyFilter idempotencyFilter(IdempotentHandlerResolver handlerResolver,
 				IdempotencyCoordinator coordinator, ClientIdentityResolver identityResolver,
 				ResponsePolicy responsePolicy, IdempotencyProblemRenderer problemRenderer,
-				ModelgateIdempotencyProperties properties) {
-			return new IdempotencyFilter(handlerResolver, coordinator, identityResolver, responsePolicy,
-					problemRenderer, new ReplayHeaders(properties.getReplayHeaders()),
+				ModelgateIdempotencyProperties properties, ObjectProvider<IdempotencyListener> listeners) {
+			IdempotencyFilter filter = new IdempotencyFilter(handlerResolver, coordinator, identityResolver,
+					responsePolicy, problemRenderer, new ReplayHeaders(properties.getReplayHeaders()),
 					new IdempotencyFilter.Settings(properties.getHeaderName(), properties.getKeyMaxLength(),
 							properties.getMaxRequestSize().toBytes(), properties.getMaxResponseSize().toBytes(),
 							properties.getRetryAfter(), properties.getMismatchStatus()));
+			filter.setListeners(listeners.orderedStream().toList());
+			return filter;
 		}
 
 	}

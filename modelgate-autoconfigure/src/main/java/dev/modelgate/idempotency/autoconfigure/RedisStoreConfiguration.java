@@ -1,11 +1,15 @@
 package dev.modelgate.idempotency.autoconfigure;
 
+import java.time.Duration;
+
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.ClassUtils;
 
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyProperties.StoreType;
 import dev.modelgate.idempotency.core.IdempotencyStore;
@@ -19,10 +23,25 @@ import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
 @ConditionalOnMissingBean(IdempotencyStore.class)
 class RedisStoreConfiguration {
 
+	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+			RedisStoreConfiguration.class.getClassLoader());
+
 	@Bean
 	RedisIdempotencyStore redisIdempotencyStore(RedisConnectionFactory connectionFactory,
 			ModelgateIdempotencyProperties properties) {
-		return new RedisIdempotencyStore(connectionFactory, properties.getRedis().getKeyPrefix());
+		Duration commandTimeout = LETTUCE_PRESENT ? Lettuce.commandTimeout(connectionFactory) : null;
+		return new RedisIdempotencyStore(connectionFactory, properties.getRedis().getKeyPrefix(), commandTimeout);
+	}
+
+	/** Kept apart so that nothing loads Lettuce's connection factory when Lettuce is absent. */
+	private static final class Lettuce {
+
+		/** Lettuce gives up on every command after this ({@code spring.data.redis.timeout}). */
+		static Duration commandTimeout(RedisConnectionFactory connectionFactory) {
+			return (connectionFactory instanceof LettuceConnectionFactory lettuce)
+					? lettuce.getClientConfiguration().getCommandTimeout() : null;
+		}
+
 	}
 
 }

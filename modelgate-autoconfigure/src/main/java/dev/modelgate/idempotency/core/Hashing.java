@@ -52,7 +52,11 @@ final class Hashing {
 	}
 
 	String hex() {
-		return HexFormat.of().formatHex(this.digest.digest());
+		return HexFormat.of().formatHex(digest());
+	}
+
+	byte[] digest() {
+		return this.digest.digest();
 	}
 
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * Drives the state machine for one attempt: asks the store to {@code begin}, waits for a running
@@ -32,33 +33,62 @@ public class IdempotencyCoordinator implements AutoCloseable {
 
 	private final ExecutorService storeCalls;
 
+	private final boolean ownsThreads;
+
+	private final AtomicInteger leasesHeld = new AtomicInteger();
+
 	/**
 	 * @param store where records live
 	 * @param heartbeats runs lease renewals while work is in progress
 	 */
 	public IdempotencyCoordinator(IdempotencyStore store, ScheduledExecutorService heartbeats) {
-		this(store, heartbeats, null);
+		this(store, heartbeats, null, false);
 	}
 
 	private IdempotencyCoordinator(IdempotencyStore store, ScheduledExecutorService heartbeats,
-			ExecutorService storeCalls) {
+			ExecutorService storeCalls, boolean ownsThreads) {
 		this.store = store;
 		this.heartbeats = heartbeats;
 		this.storeCalls = storeCalls;
+		this.ownsThreads = ownsThreads;
 	}
 
 	/**
-	 * A coordinator with its own daemon threads: one for heartbeats, and a pool that runs each store
-	 * call so that it can be abandoned after {@code operationTimeout}. {@link #close()} stops them.
+	 * A coordinator with its own daemon threads: one for heartbeats, and, unless the store bounds its
+	 * own calls within {@code operationTimeout} (see {@link IdempotencyStore#callTimeLimit()}), a pool
+	 * that runs each store call so that it can be abandoned after {@code operationTimeout}.
+	 * {@link #close()} stops them.
 	 */
 	public static IdempotencyCoordinator create(IdempotencyStore store, Duration operationTimeout) {
+		return create(store, operationTimeout, UnaryOperator.identity());
+	}
+
+	/**
+	 * A coordinator like {@link #create(IdempotencyStore, Duration)} whose store calls go through
+	 * {@code decorator} (metrics, tracing). The decorator wraps the time-bounded store (or the store
+	 * itself, when it bounds its own calls), so that it runs on the caller's thread, where a tracing
+	 * context lives, and measures what the caller waits for, timeouts included.
+	 */
+	public static IdempotencyCoordinator create(IdempotencyStore store, Duration operationTimeout,
+			UnaryOperator<IdempotencyStore> decorator) {
 		ScheduledThreadPoolExecutor heartbeats = new ScheduledThreadPoolExecutor(1, daemonThreads("heartbeat"));
 		// Cancelled heartbeats would otherwise stay queued until their next due time.
 		heartbeats.setRemoveOnCancelPolicy(true);
+		// The executor wakes its thread whenever a task becomes the earliest in its queue: with nothing
+		// else queued, that is every lease, so every request would pay a thread wake-up. A no-op beat
+		// every second is earlier than any default lease's first renewal, and the thread stays asleep.
+		heartbeats.scheduleWithFixedDelay(() -> {
+		}, 1, 1, TimeUnit.SECONDS);
+		Duration limit = store.callTimeLimit();
+		if (limit != null && limit.compareTo(operationTimeout) <= 0) {
+			// The store already answers or fails in time; a hand-off to another thread would add two
+			// thread switches to every call and bound nothing more.
+			return new IdempotencyCoordinator(decorator.apply(store), heartbeats, null, true);
+		}
 		ExecutorService storeCalls = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
 				new SynchronousQueue<>(), daemonThreads("store"));
 		IdempotencyStore bounded = new TimeBoundedIdempotencyStore(store, storeCalls, operationTimeout);
-		return new IdempotencyCoordinator(bounded, heartbeats, storeCalls);
+		return new IdempotencyCoordinator(decorator.apply(bounded), heartbeats, storeCalls, true);
 	}
 
 	private static ThreadFactory daemonThreads(String role) {
@@ -73,9 +103,11 @@ public class IdempotencyCoordinator implements AutoCloseable {
 	/** Stops the threads this coordinator created (none when it was given its executor). */
 	@Override
 	public void close() {
-		if (this.storeCalls != null) {
+		if (this.ownsThreads) {
 			this.heartbeats.shutdownNow();
-			this.storeCalls.shutdownNow();
+			if (this.storeCalls != null) {
+				this.storeCalls.shutdownNow();
+			}
 		}
 	}
 
@@ -97,7 +129,9 @@ public class IdempotencyCoordinator implements AutoCloseable {
 		while (true) {
 			BeginResult result = this.store.begin(scope, fingerprint, token, leaseTtl);
 			if (result.outcome() == BeginResult.Outcome.ACQUIRED) {
-				return new Attempt(result, waited, new Lease(this.store, this.heartbeats, scope, token, leaseTtl));
+				this.leasesHeld.incrementAndGet();
+				return new Attempt(result, waited, new Lease(this.store, this.heartbeats, scope, token, leaseTtl,
+						this.leasesHeld::decrementAndGet));
 			}
 			long remaining = deadline - System.nanoTime();
 			if (result.outcome() != BeginResult.Outcome.IN_PROGRESS || remaining <= 0) {
@@ -109,6 +143,19 @@ public class IdempotencyCoordinator implements AutoCloseable {
 			}
 			pause = (pause.compareTo(LONGEST_POLL) < 0) ? pause.multipliedBy(2) : LONGEST_POLL;
 		}
+	}
+
+	/**
+	 * How many leases this coordinator handed out that are not yet completed, released or abandoned:
+	 * the operations running right now under a key (a gauge for operators).
+	 */
+	public int getLeasesHeld() {
+		return this.leasesHeld.get();
+	}
+
+	/** The store as this coordinator calls it: bounded by the operation timeout and decorated. */
+	public IdempotencyStore getStore() {
+		return this.store;
 	}
 
 	private static boolean sleep(long nanos) {

@@ -1,6 +1,7 @@
 package dev.modelgate.idempotency.core;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Where idempotency records live: one record per scope hash, moved through its states by four
@@ -16,6 +17,10 @@ import java.time.Duration;
  *
  * {@code renew}, {@code complete} and {@code release} only act for the holder of the current token,
  * so a holder whose lease ran out and was taken over cannot touch the new holder's record.
+ *
+ * <p>{@link #find} and {@link #delete} are for operators (the Actuator endpoint and the health
+ * check), not for the state machine. They have defaults that throw, so that stores written before
+ * they existed still compile; the built-in stores implement both.
  */
 public interface IdempotencyStore {
 
@@ -50,5 +55,41 @@ public interface IdempotencyStore {
 	 * @return {@code false} when the record is gone or held by another token
 	 */
 	boolean release(String scope, String token);
+
+	/**
+	 * Reads what an operator may see of a live record: state, times and stored status, never the
+	 * body, the fingerprint or the token. A record past its expiry is not found.
+	 * @param scope the scope hash
+	 * @return the record, or empty when there is no live record for the scope
+	 * @throws IdempotencyStoreException when the store cannot be asked or the record is unreadable
+	 * @throws UnsupportedOperationException when the store does not offer inspection
+	 */
+	default Optional<IdempotencyRecord> find(String scope) {
+		throw new UnsupportedOperationException(getClass().getName() + " does not support find");
+	}
+
+	/**
+	 * Deletes the record whatever its state or token, so that the next request with its key runs
+	 * again. A holder still running loses its lease: its {@code complete} and {@code release} are
+	 * then refused.
+	 * @param scope the scope hash
+	 * @return whether a live record was deleted
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 * @throws UnsupportedOperationException when the store does not offer deletion
+	 */
+	default boolean delete(String scope) {
+		throw new UnsupportedOperationException(getClass().getName() + " does not support delete");
+	}
+
+	/**
+	 * The longest a call to this store can take on a connected store, when the store enforces that
+	 * limit itself (a client's command timeout, or a store that never waits). A caller that bounds
+	 * every call by a timeout at least this long can then call the store directly, instead of
+	 * handing each call to another thread that it can abandon.
+	 * @return the limit, or {@code null} (the default) when the store does not bound its calls
+	 */
+	default Duration callTimeLimit() {
+		return null;
+	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -36,7 +37,7 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		this.records.compute(scope, (key, existing) -> {
 			if (existing == null || existing.isExpired(now)) {
 				result.set(BeginResult.acquired());
-				return Entry.inProgress(fingerprint, token, now.plus(leaseTtl));
+				return Entry.inProgress(fingerprint, token, now, now.plus(leaseTtl));
 			}
 			result.set(existing.answer(fingerprint));
 			return existing;
@@ -58,6 +59,27 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean release(String scope, String token) {
 		return transition(scope, token, (entry, now) -> null);
+	}
+
+	@Override
+	public Optional<IdempotencyRecord> find(String scope) {
+		Instant now = this.clock.instant();
+		Entry entry = this.records.get(scope);
+		if (entry == null || entry.isExpired(now)) {
+			return Optional.empty();
+		}
+		return Optional.of(entry.toRecord(scope, now));
+	}
+
+	@Override
+	public boolean delete(String scope) {
+		Instant now = this.clock.instant();
+		boolean[] deleted = { false };
+		this.records.computeIfPresent(scope, (key, entry) -> {
+			deleted[0] = !entry.isExpired(now);
+			return null;
+		});
+		return deleted[0];
 	}
 
 	/** Applies a change to the record held by {@code token}; false when it is not held by it. */
@@ -98,10 +120,10 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 	}
 
 	private record Entry(String fingerprint, String token, boolean completed, StoredResponse response,
-			Instant expiresAt) {
+			Instant createdAt, Instant expiresAt) {
 
-		static Entry inProgress(String fingerprint, String token, Instant expiresAt) {
-			return new Entry(fingerprint, token, false, null, expiresAt);
+		static Entry inProgress(String fingerprint, String token, Instant createdAt, Instant expiresAt) {
+			return new Entry(fingerprint, token, false, null, createdAt, expiresAt);
 		}
 
 		boolean isExpired(Instant now) {
@@ -116,11 +138,19 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		}
 
 		Entry withExpiry(Instant expiresAt) {
-			return new Entry(this.fingerprint, this.token, this.completed, this.response, expiresAt);
+			return new Entry(this.fingerprint, this.token, this.completed, this.response, this.createdAt, expiresAt);
 		}
 
 		Entry completed(StoredResponse response, Instant expiresAt) {
-			return new Entry(this.fingerprint, this.token, true, response, expiresAt);
+			return new Entry(this.fingerprint, this.token, true, response, this.createdAt, expiresAt);
+		}
+
+		IdempotencyRecord toRecord(String scope, Instant now) {
+			IdempotencyRecord.State state = this.completed ? IdempotencyRecord.State.COMPLETED
+					: IdempotencyRecord.State.IN_PROGRESS;
+			Integer status = (this.response != null) ? this.response.status() : null;
+			Long size = (this.response != null) ? (long) this.response.body().length : null;
+			return new IdempotencyRecord(scope, state, this.createdAt, this.expiresAt, now, status, size);
 		}
 
 	}

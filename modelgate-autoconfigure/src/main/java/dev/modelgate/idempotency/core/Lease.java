@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The right to run one attempt, renewed in the background every third of its time to live until it
@@ -22,13 +23,21 @@ public final class Lease {
 
 	private final ScheduledFuture<?> heartbeat;
 
+	private final Runnable onEnd;
+
+	private final AtomicBoolean ended = new AtomicBoolean();
+
 	private volatile boolean lost;
 
+	/**
+	 * @param onEnd runs once, when the holder first completes, releases or abandons the lease
+	 */
 	Lease(IdempotencyStore store, ScheduledExecutorService heartbeats, String scope, String token,
-			Duration leaseTtl) {
+			Duration leaseTtl, Runnable onEnd) {
 		this.store = store;
 		this.scope = scope;
 		this.token = token;
+		this.onEnd = onEnd;
 		long period = Math.max(SHORTEST_HEARTBEAT_MILLIS, leaseTtl.toMillis() / 3);
 		this.heartbeat = heartbeats.scheduleWithFixedDelay(() -> renew(leaseTtl), period, period,
 				TimeUnit.MILLISECONDS);
@@ -90,6 +99,9 @@ public final class Lease {
 
 	private void stopHeartbeat() {
 		this.heartbeat.cancel(false);
+		if (this.ended.compareAndSet(false, true)) {
+			this.onEnd.run();
+		}
 	}
 
 }

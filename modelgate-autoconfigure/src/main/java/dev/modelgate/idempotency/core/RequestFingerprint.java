@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * SHA-256 of what makes two requests "the same request": method, route, canonical query and
+ * SHA-256 of what makes two requests "the same request": method, path, canonical query and
  * canonical body. A retry must match the fingerprint stored with its key, or it is refused as a key
  * reused for a different request.
  */
@@ -24,7 +24,8 @@ public final class RequestFingerprint {
 	/**
 	 * Computes the fingerprint of a request.
 	 * @param method the HTTP method
-	 * @param route the route pattern (not the raw path)
+	 * @param route the path the request addressed (with its path variables), or for non-HTTP work the
+	 * operation's name
 	 * @param rawQuery the undecoded query string, or {@code null}
 	 * @param body the canonical body (see {@link CanonicalBody})
 	 * @return lower-case hex SHA-256

@@ -1,6 +1,7 @@
 package dev.modelgate.idempotency.core;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -48,6 +49,16 @@ public class TimeBoundedIdempotencyStore implements IdempotencyStore {
 		return call("release", () -> this.delegate.release(scope, token));
 	}
 
+	@Override
+	public Optional<IdempotencyRecord> find(String scope) {
+		return call("find", () -> this.delegate.find(scope));
+	}
+
+	@Override
+	public boolean delete(String scope) {
+		return call("delete", () -> this.delegate.delete(scope));
+	}
+
 	public IdempotencyStore getDelegate() {
 		return this.delegate;
 	}
@@ -71,6 +82,10 @@ public class TimeBoundedIdempotencyStore implements IdempotencyStore {
 		catch (ExecutionException ex) {
 			if (ex.getCause() instanceof IdempotencyStoreException storeFailure) {
 				throw storeFailure;
+			}
+			// Not a failure of the store but a store without find or delete: say so, unchanged.
+			if (ex.getCause() instanceof UnsupportedOperationException unsupported) {
+				throw unsupported;
 			}
 			throw new IdempotencyStoreException(operation + " failed", ex.getCause());
 		}

@@ -4,7 +4,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 import javax.sql.DataSource;
@@ -14,6 +17,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.SqlParameterValue;
 
 import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredResponse;
@@ -91,6 +95,10 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	private final String purge;
 
+	private final String inspect;
+
+	private final String deleteAny;
+
 	/**
 	 * Creates a store that keeps applied records for {@link #DEFAULT_APPLIED_RETENTION}.
 	 * @param jdbcTemplate runs the statements
@@ -166,6 +174,14 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 				DELETE FROM %1$s WHERE scope IN (
 					SELECT scope FROM %1$s WHERE expires_at <= statement_timestamp() LIMIT ? FOR UPDATE SKIP LOCKED)
 				AND expires_at <= statement_timestamp()""".formatted(t);
+		this.inspect = """
+				SELECT state, created_at, expires_at, statement_timestamp() AS now, response_status,
+					octet_length(response_body)::bigint AS response_size
+				FROM %s WHERE scope = ? AND expires_at > statement_timestamp()""".formatted(t);
+		// Deletes an expired row too (the purge would anyway), but only a live one counts as deleted.
+		this.deleteAny = """
+				WITH deleted AS (DELETE FROM %s WHERE scope = ? RETURNING expires_at)
+				SELECT count(*) FROM deleted WHERE expires_at > statement_timestamp()""".formatted(t);
 	}
 
 	@Override
@@ -222,6 +238,22 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 				|| this.jdbcTemplate.update(this.completeApplied, this.appliedRetentionMillis, scope, token) == 1);
 	}
 
+	@Override
+	public Optional<IdempotencyRecord> find(String scope) {
+		return access("find", () -> this.jdbcTemplate.query(this.inspect, (rs, rowNum) -> {
+			Instant now = instant(rs, "now");
+			Integer status = rs.getObject("response_status", Integer.class);
+			Long size = rs.getObject("response_size", Long.class);
+			return new IdempotencyRecord(scope, state(rs.getString("state")), instant(rs, "created_at"),
+					instant(rs, "expires_at"), now, status, (status != null) ? size : null);
+		}, scope).stream().findFirst());
+	}
+
+	@Override
+	public boolean delete(String scope) {
+		return access("delete", () -> this.jdbcTemplate.queryForObject(this.deleteAny, Long.class, scope) > 0);
+	}
+
 	/**
 	 * Marks the record held by {@code token} as applied: its operation's effects are committed. Meant
 	 * to run inside the business transaction, just before it commits, so that the mark and the effects
@@ -275,6 +307,20 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		return new Row(rs.getString("fingerprint"), rs.getString("state"), rs.getLong("version"),
 				rs.getBoolean("expired"), rs.getBoolean("lease_live"), rs.getObject("response_status", Integer.class),
 				rs.getBytes("response_headers"), rs.getBytes("response_body"));
+	}
+
+	private static Instant instant(ResultSet rs, String column) throws SQLException {
+		OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+		return (value != null) ? value.toInstant() : null;
+	}
+
+	private static IdempotencyRecord.State state(String state) {
+		return switch (state) {
+			case IN_PROGRESS -> IdempotencyRecord.State.IN_PROGRESS;
+			case APPLIED -> IdempotencyRecord.State.APPLIED;
+			case COMPLETED -> IdempotencyRecord.State.COMPLETED;
+			default -> throw new IdempotencyStoreException("Unknown idempotency record state '" + state + "'");
+		};
 	}
 
 	private <T> T access(String operation, Supplier<T> call) {

@@ -5,7 +5,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.dao.DataAccessException;
@@ -16,6 +18,7 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.util.StreamUtils;
 
 import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredResponse;
@@ -43,17 +46,33 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
 	private final RedisScript<Boolean> releaseScript;
 
+	private final RedisScript<List<Object>> findScript;
+
+	private final Duration commandTimeout;
+
 	/**
 	 * @param connectionFactory the Redis to keep records in
 	 * @param keyPrefix put before each scope hash to make the record's key
 	 */
 	public RedisIdempotencyStore(RedisConnectionFactory connectionFactory, String keyPrefix) {
+		this(connectionFactory, keyPrefix, null);
+	}
+
+	/**
+	 * @param connectionFactory the Redis to keep records in
+	 * @param keyPrefix put before each scope hash to make the record's key
+	 * @param commandTimeout the time after which the connection's client gives up on a command (for
+	 * Lettuce, {@code spring.data.redis.timeout}), or {@code null} when it is not known
+	 */
+	public RedisIdempotencyStore(RedisConnectionFactory connectionFactory, String keyPrefix, Duration commandTimeout) {
 		this.redis = binaryTemplate(connectionFactory);
 		this.keyPrefix = keyPrefix;
+		this.commandTimeout = commandTimeout;
 		this.beginScript = multiBulkScript("begin.lua");
 		this.renewScript = RedisScript.of(load("renew.lua"), Boolean.class);
 		this.completeScript = RedisScript.of(load("complete.lua"), Boolean.class);
 		this.releaseScript = RedisScript.of(load("release.lua"), Boolean.class);
+		this.findScript = multiBulkScript("find.lua");
 	}
 
 	@Override
@@ -90,6 +109,51 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 		return execute("release", this.releaseScript, scope, bytes(token));
 	}
 
+	@Override
+	public Optional<IdempotencyRecord> find(String scope) {
+		List<Object> answer = execute("find", this.findScript, scope);
+		if (answer.isEmpty()) {
+			return Optional.empty();
+		}
+		try {
+			String state = text(answer.get(0));
+			Instant now = Instant.ofEpochSecond(Long.parseLong(text(answer.get(5))),
+					Long.parseLong(text(answer.get(6))) * 1000);
+			String created = text(answer.get(1));
+			String status = text(answer.get(2));
+			long ttl = (Long) answer.get(4);
+			boolean stored = !status.isEmpty();
+			return Optional.of(new IdempotencyRecord(scope,
+					"completed".equals(state) ? IdempotencyRecord.State.COMPLETED
+							: IdempotencyRecord.State.IN_PROGRESS,
+					created.isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(created)),
+					(ttl >= 0) ? now.plusMillis(ttl) : null, now, stored ? Integer.valueOf(status) : null,
+					stored ? (Long) answer.get(3) : null));
+		}
+		catch (RuntimeException ex) {
+			throw new IdempotencyStoreException("Unreadable record in Redis key " + key(scope), ex);
+		}
+	}
+
+	@Override
+	public boolean delete(String scope) {
+		try {
+			return Boolean.TRUE.equals(this.redis.delete(bytes(key(scope))));
+		}
+		catch (DataAccessException ex) {
+			throw new IdempotencyStoreException("delete failed on Redis key " + key(scope), ex);
+		}
+	}
+
+	/**
+	 * Each call is one command, so the client's command timeout bounds it (a first connection, made
+	 * once, is bounded by the client's connect timeout).
+	 */
+	@Override
+	public Duration callTimeLimit() {
+		return this.commandTimeout;
+	}
+
 	private <T> T execute(String operation, RedisScript<T> script, String scope, byte[]... args) {
 		try {
 			return this.redis.execute(script, List.of(bytes(key(scope))), (Object[]) args);
@@ -116,6 +180,10 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
 	private static byte[] bytes(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static String text(Object value) {
+		return new String((byte[]) value, StandardCharsets.US_ASCII);
 	}
 
 	private static byte[] millis(Duration duration) {

@@ -2,12 +2,14 @@ package dev.modelgate.idempotency.web;
 
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.URLDecoder;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
@@ -48,13 +50,33 @@ final class BufferedRequest extends HttpServletRequestWrapper {
 		if (declared > maxBytes) {
 			return null;
 		}
-		InputStream in = request.getInputStream();
 		// Read one byte past the cap, so that a body of exactly maxBytes is told apart from a longer one.
-		byte[] body = StreamUtils.copyToByteArray(new BoundedInputStream(in, maxBytes + 1));
+		InputStream in = new BoundedInputStream(request.getInputStream(), maxBytes + 1);
+		byte[] body = (declared >= 0 && declared < Integer.MAX_VALUE) ? readDeclared(in, (int) declared)
+				: StreamUtils.copyToByteArray(in);
 		if (body.length > maxBytes) {
 			return null;
 		}
 		return new BufferedRequest(request, body);
+	}
+
+	/**
+	 * Reads straight into an array of the declared length: growing a buffer and copying it out would
+	 * leave twice the body in garbage, which adds up for large bodies read concurrently. A body that
+	 * turns out longer than declared (a container would not let it through) is read on regardless.
+	 */
+	private static byte[] readDeclared(InputStream in, int declared) throws IOException {
+		byte[] body = new byte[declared];
+		int read = in.readNBytes(body, 0, declared);
+		int next = (read == declared) ? in.read() : -1;
+		if (next == -1) {
+			return (read == declared) ? body : Arrays.copyOf(body, read);
+		}
+		ByteArrayOutputStream longer = new ByteArrayOutputStream(declared + 1);
+		longer.write(body, 0, read);
+		longer.write(next);
+		in.transferTo(longer);
+		return longer.toByteArray();
 	}
 
 	byte[] body() {

@@ -166,7 +166,8 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 		if (response.getContentType() != null && !headers.containsKey("Content-Type")) {
 			headers.put("Content-Type", List.of(response.getContentType()));
 		}
-		return new StoredResponse(response.getStatus(), headers, this.buffer.toByteArray());
+		// The held bytes as one array, shared with the buffer rather than copied: neither changes them.
+		return new StoredResponse(response.getStatus(), headers, this.buffer.toByteArrayUnsafe());
 	}
 
 	/** Sends what was held to the client: the body, or the error page request. */

@@ -15,7 +15,8 @@ import jakarta.servlet.http.HttpServletRequest;
  */
 public class DefaultClientIdentityResolver implements ClientIdentityResolver {
 
-	static final String ANONYMOUS = "anonymous";
+	/** The identity shared by requests with neither a principal nor the identity header. */
+	public static final String ANONYMOUS = "anonymous";
 
 	private final String identityHeader;
 
@@ -30,15 +31,31 @@ public class DefaultClientIdentityResolver implements ClientIdentityResolver {
 	public String resolve(HttpServletRequest request) {
 		Principal principal = request.getUserPrincipal();
 		if (principal != null && principal.getName() != null) {
-			return "principal:" + principal.getName();
+			return principalIdentity(principal.getName());
 		}
 		if (this.identityHeader != null) {
 			String value = request.getHeader(this.identityHeader);
 			if (value != null && !value.isEmpty()) {
-				return "header:" + sha256(value);
+				return headerIdentity(value);
 			}
 		}
 		return ANONYMOUS;
+	}
+
+	/**
+	 * The identity this resolver gives a request whose authenticated principal has {@code name}, so
+	 * that tools (the Actuator endpoint) can find a client's records the way the filter does.
+	 */
+	public static String principalIdentity(String name) {
+		return "principal:" + name;
+	}
+
+	/**
+	 * The identity this resolver gives an unauthenticated request whose identity header has
+	 * {@code value}: only its SHA-256 takes part, so the value itself is never kept.
+	 */
+	public static String headerIdentity(String value) {
+		return "header:" + sha256(value);
 	}
 
 	private static String sha256(String value) {

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.List;
 
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
@@ -58,6 +59,15 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	/** Response header that marks a replayed response. */
 	public static final String REPLAYED_HEADER = "Idempotency-Replayed";
 
+	/**
+	 * MDC key that holds the scope hash while the filter handles a keyed request (the handler
+	 * included), so that log lines can be tied to the record the Actuator endpoint shows.
+	 */
+	public static final String MDC_SCOPE_KEY = "modelgate.idempotency.scope";
+
+	/** The logger that narrates every decision at DEBUG. */
+	public static final String TRANSITIONS_LOGGER = TransitionLog.LOGGER_NAME;
+
 	private static final Log logger = LogFactory.getLog(IdempotencyFilter.class);
 
 	private final IdempotentHandlerResolver handlerResolver;
@@ -75,6 +85,10 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	private final Settings settings;
 
 	private int order = DEFAULT_ORDER;
+
+	private List<IdempotencyListener> listeners = List.of();
+
+	private volatile String alreadyFilteredAttributeName;
 
 	public IdempotencyFilter(IdempotentHandlerResolver handlerResolver, IdempotencyCoordinator coordinator,
 			ClientIdentityResolver identityResolver, ResponsePolicy responsePolicy,
@@ -97,48 +111,98 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		this.order = order;
 	}
 
+	/** Listeners told of every decision (metrics, audit), called in order. */
+	public void setListeners(List<? extends IdempotencyListener> listeners) {
+		this.listeners = List.copyOf(listeners);
+	}
+
+	/**
+	 * Requests that no {@code @Idempotent} handler can be bound for are let through before anything
+	 * else happens (not even the "already filtered" request attribute is set): the filter costs them a
+	 * few string comparisons and no allocation. So are requests without a key, unless an endpoint
+	 * requires one or something follows the decisions (each such request is a {@code BYPASSED} one).
+	 */
+	@Override
+	protected boolean shouldNotFilter(HttpServletRequest request) {
+		// A forward or include runs inside a request this filter has already seen through.
+		if (request.getDispatcherType() != DispatcherType.REQUEST || !this.handlerResolver.mayResolve(request)) {
+			return true;
+		}
+		return this.listeners.isEmpty() && !TransitionLog.isNarrating() && !this.handlerResolver.hasKeyRequiredHandlers()
+				&& request.getHeader(this.settings.headerName()) == null;
+	}
+
+	@Override
+	protected void initFilterBean() {
+		this.alreadyFilteredAttributeName = super.getAlreadyFilteredAttributeName();
+	}
+
+	/** Computed once: the inherited method builds a new string on every request. */
+	@Override
+	protected String getAlreadyFilteredAttributeName() {
+		String name = this.alreadyFilteredAttributeName;
+		return (name != null) ? name : super.getAlreadyFilteredAttributeName();
+	}
+
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
+		long started = System.nanoTime();
 		IdempotentEndpoint endpoint = resolveEndpoint(request);
 		if (endpoint == null) {
 			chain.doFilter(request, response);
 			return;
 		}
+		String method = request.getMethod();
 		IdempotencyKey key;
 		try {
 			key = IdempotencyKey.parse(Collections.list(request.getHeaders(this.settings.headerName())),
 					this.settings.keyMaxLength());
 		}
 		catch (InvalidIdempotencyKeyException ex) {
+			decide(IdempotencyOutcome.INVALID_KEY, method, endpoint, null);
 			reject(IdempotencyProblem.keyInvalid(ex.getMessage()), request, response);
 			return;
 		}
 		if (key == null) {
 			if (endpoint.required()) {
+				decide(IdempotencyOutcome.MISSING_KEY, method, endpoint, null);
 				reject(IdempotencyProblem.keyMissing(this.settings.headerName()), request, response);
 			}
 			else {
+				decide(IdempotencyOutcome.BYPASSED, method, endpoint, null);
 				chain.doFilter(request, response);
 			}
 			return;
 		}
 		ReadRequest read = readBody(request, endpoint);
 		if (read.problem() != null) {
+			decide((read.problem().status() == 413) ? IdempotencyOutcome.TOO_LARGE : IdempotencyOutcome.UNREADABLE,
+					method, endpoint, null);
 			reject(read.problem(), request, response);
 			return;
 		}
-		String scope = IdempotencyScope
-			.of(this.identityResolver.resolve(request), request.getMethod(), endpoint.scopeName(), key)
+		String scope = IdempotencyScope.of(this.identityResolver.resolve(request), method, endpoint.scopeName(), key)
 			.hash();
+		try (ScopeMdc.Binding mdc = ScopeMdc.bind(MDC_SCOPE_KEY, scope)) {
+			handleKeyed(new Keyed(method, endpoint, scope, started), read, request, response, chain);
+		}
+	}
+
+	private void handleKeyed(Keyed keyed, ReadRequest read, HttpServletRequest request,
+			HttpServletResponse response, FilterChain chain) throws IOException, ServletException {
+		IdempotentEndpoint endpoint = keyed.endpoint();
+		String scope = keyed.scope();
 		Attempt attempt;
 		try {
 			attempt = this.coordinator.begin(scope, read.fingerprint(), endpoint.leaseTtl(), endpoint.waitTimeout());
 		}
 		catch (IdempotencyStoreException ex) {
+			decide(IdempotencyOutcome.STORE_UNAVAILABLE, keyed);
 			if (endpoint.onStoreFailure() == Idempotent.StoreFailure.PROCEED) {
 				logger.warn("Idempotency store unavailable for scope " + scope
 						+ "; running the handler without protection (onStoreFailure = PROCEED): " + ex.getMessage());
+				decide(IdempotencyOutcome.BYPASSED, keyed);
 				chain.doFilter(read.request(), response);
 			}
 			else {
@@ -147,11 +211,57 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			}
 			return;
 		}
+		if (attempt.waited()) {
+			decide(IdempotencyOutcome.WAITED, keyed);
+		}
 		switch (attempt.outcome()) {
-			case MISMATCH -> reject(IdempotencyProblem.keyReused(this.settings.mismatchStatus()), request, response);
-			case IN_PROGRESS -> reject(IdempotencyProblem.inProgress(this.settings.retryAfter()), request, response);
-			case COMPLETED -> replay(attempt.result(), request, response);
-			case ACQUIRED -> new Execution(attempt.lease(), endpoint).run(read.request(), response, chain);
+			case MISMATCH -> {
+				decide(IdempotencyOutcome.MISMATCH, keyed);
+				reject(IdempotencyProblem.keyReused(this.settings.mismatchStatus()), request, response);
+			}
+			case IN_PROGRESS -> {
+				decide(IdempotencyOutcome.IN_PROGRESS, keyed);
+				reject(IdempotencyProblem.inProgress(this.settings.retryAfter()), request, response);
+			}
+			case COMPLETED -> replay(keyed, attempt.result(), request, response);
+			case ACQUIRED -> {
+				decide(IdempotencyOutcome.ACQUIRED, keyed);
+				try {
+					new Execution(attempt.lease(), keyed).run(read.request(), response, chain);
+				}
+				finally {
+					responded(IdempotencyListener.ResponseKind.FIRST, keyed);
+				}
+			}
+		}
+	}
+
+	private void decide(IdempotencyOutcome outcome, Keyed keyed) {
+		decide(outcome, keyed.method(), keyed.endpoint(), keyed.scope());
+	}
+
+	private void decide(IdempotencyOutcome outcome, String method, IdempotentEndpoint endpoint, String scope) {
+		IdempotencyDecision decision = new IdempotencyDecision(outcome, method, endpoint, scope);
+		TransitionLog.narrate(decision);
+		for (IdempotencyListener listener : this.listeners) {
+			try {
+				listener.onDecision(decision);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("IdempotencyListener " + listener.getClass().getName() + " failed", ex);
+			}
+		}
+	}
+
+	private void responded(IdempotencyListener.ResponseKind kind, Keyed keyed) {
+		Duration duration = Duration.ofNanos(System.nanoTime() - keyed.started());
+		for (IdempotencyListener listener : this.listeners) {
+			try {
+				listener.onResponse(kind, keyed.method(), keyed.endpoint(), duration);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("IdempotencyListener " + listener.getClass().getName() + " failed", ex);
+			}
 		}
 	}
 
@@ -209,8 +319,13 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		return ReadRequest.read(request, fingerprint(request, endpoint, CanonicalBody.parts(parts)));
 	}
 
+	/**
+	 * The request path, not the route pattern, goes into the fingerprint: path variables are part of
+	 * the request, so {@code /orders/7/cancel} and {@code /orders/8/cancel} under one key are a key
+	 * reuse, never a replay of the other's response.
+	 */
 	private static String fingerprint(HttpServletRequest request, IdempotentEndpoint endpoint, CanonicalBody body) {
-		return RequestFingerprint.of(request.getMethod(), endpoint.route(), request.getQueryString(), body);
+		return RequestFingerprint.of(request.getMethod(), request.getRequestURI(), request.getQueryString(), body);
 	}
 
 	private static boolean isSizeLimit(Throwable ex) {
@@ -241,13 +356,15 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 				|| "json".equals(contentType.getSubtypeSuffix()));
 	}
 
-	private void replay(BeginResult completed, HttpServletRequest request, HttpServletResponse response)
+	private void replay(Keyed keyed, BeginResult completed, HttpServletRequest request, HttpServletResponse response)
 			throws IOException {
 		StoredResponse stored = completed.response();
 		if (stored == null) {
+			decide(IdempotencyOutcome.RESULT_UNAVAILABLE, keyed);
 			reject(IdempotencyProblem.resultUnavailable(), request, response);
 			return;
 		}
+		decide(IdempotencyOutcome.REPLAYED, keyed);
 		response.setStatus(stored.status());
 		stored.headers().forEach((name, values) -> {
 			if (this.replayHeaders.isReplayed(name)) {
@@ -257,6 +374,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		response.setHeader(REPLAYED_HEADER, "true");
 		response.setContentLength(stored.body().length);
 		response.getOutputStream().write(stored.body());
+		responded(IdempotencyListener.ResponseKind.REPLAY, keyed);
 	}
 
 	private void reject(IdempotencyProblem problem, HttpServletRequest request, HttpServletResponse response)
@@ -279,13 +397,13 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 		private final Lease lease;
 
-		private final IdempotentEndpoint endpoint;
+		private final Keyed keyed;
 
 		private boolean settledEarly;
 
-		Execution(Lease lease, IdempotentEndpoint endpoint) {
+		Execution(Lease lease, Keyed keyed) {
 			this.lease = lease;
-			this.endpoint = endpoint;
+			this.keyed = keyed;
 		}
 
 		void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -339,14 +457,19 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 		private void complete(StoredResponse response) {
 			try {
-				if (!this.lease.complete(response, this.endpoint.ttl())) {
+				if (this.lease.complete(response, this.keyed.endpoint().ttl())) {
+					decide(IdempotencyOutcome.RECORDED, this.keyed);
+				}
+				else {
 					logger.warn("Idempotency lease for scope " + this.lease.scope()
 							+ " was lost before completion (another attempt took over); the response is not recorded");
+					decide(IdempotencyOutcome.LEASE_LOST, this.keyed);
 				}
 			}
 			catch (IdempotencyStoreException ex) {
 				logger.warn("Could not record the response for idempotency scope " + this.lease.scope()
 						+ "; the lease will run out on its own: " + ex.getMessage());
+				decide(IdempotencyOutcome.COMPLETE_FAILED, this.keyed);
 			}
 		}
 
@@ -355,11 +478,12 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 				logger.warn("Idempotency scope " + this.lease.scope() + " released: " + warning);
 			}
 			try {
-				this.lease.release();
+				decide(this.lease.release() ? IdempotencyOutcome.RELEASED : IdempotencyOutcome.LEASE_LOST, this.keyed);
 			}
 			catch (IdempotencyStoreException ex) {
 				logger.warn("Could not release idempotency scope " + this.lease.scope()
 						+ "; the lease will run out on its own: " + ex.getMessage());
+				decide(IdempotencyOutcome.RELEASE_FAILED, this.keyed);
 			}
 		}
 
@@ -400,6 +524,14 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			}
 		}
 
+	}
+
+	/**
+	 * A keyed request once its scope is known: what every later decision is reported with.
+	 *
+	 * @param started {@link System#nanoTime()} when the filter took the request
+	 */
+	private record Keyed(String method, IdempotentEndpoint endpoint, String scope, long started) {
 	}
 
 	/**

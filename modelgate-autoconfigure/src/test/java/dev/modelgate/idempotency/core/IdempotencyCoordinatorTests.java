@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -65,6 +66,34 @@ class IdempotencyCoordinatorTests {
 		assertThat(duplicate.lease()).isNull();
 		assertThat(holder.lease().isLost()).isFalse();
 		assertThat(holder.lease().complete(response("done"), LONG)).isTrue();
+	}
+
+	@Test
+	void leasesAreCountedAsHeldUntilCompletedReleasedOrAbandoned() {
+		this.coordinator = IdempotencyCoordinator.create(new InMemoryIdempotencyStore(), Duration.ofSeconds(2));
+		Lease completed = this.coordinator.begin(this.scope, "fp", LONG, Duration.ZERO).lease();
+		Lease released = this.coordinator.begin(this.scope + "-r", "fp", LONG, Duration.ZERO).lease();
+		Lease abandoned = this.coordinator.begin(this.scope + "-a", "fp", LONG, Duration.ZERO).lease();
+		assertThat(this.coordinator.begin(this.scope, "fp", LONG, Duration.ZERO).lease()).isNull();
+		assertThat(this.coordinator.getLeasesHeld()).isEqualTo(3);
+		completed.complete(response("done"), LONG);
+		completed.complete(response("again"), LONG);
+		assertThat(this.coordinator.getLeasesHeld()).isEqualTo(2);
+		released.release();
+		abandoned.abandon();
+		assertThat(this.coordinator.getLeasesHeld()).isZero();
+	}
+
+	@Test
+	void decoratorWrapsTheBoundedStoreTheCoordinatorCalls() {
+		List<String> calls = new CopyOnWriteArrayList<>();
+		this.coordinator = IdempotencyCoordinator.create(new InMemoryIdempotencyStore(), Duration.ofSeconds(2),
+				(bounded) -> new RecordingStore(bounded, calls));
+		assertThat(this.coordinator.getStore()).isInstanceOf(RecordingStore.class);
+		this.coordinator.begin(this.scope, "fp", LONG, Duration.ZERO).lease().release();
+		assertThat(calls).containsExactly("begin", "release");
+		assertThat(((RecordingStore) this.coordinator.getStore()).delegate)
+			.isInstanceOf(TimeBoundedIdempotencyStore.class);
 	}
 
 	@Test
@@ -289,6 +318,44 @@ class IdempotencyCoordinatorTests {
 				Thread.currentThread().interrupt();
 			}
 			return BeginResult.acquired();
+		}
+
+	}
+
+	/** Notes the name of each transition, then passes it on. */
+	private static final class RecordingStore implements IdempotencyStore {
+
+		private final IdempotencyStore delegate;
+
+		private final List<String> calls;
+
+		RecordingStore(IdempotencyStore delegate, List<String> calls) {
+			this.delegate = delegate;
+			this.calls = calls;
+		}
+
+		@Override
+		public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
+			this.calls.add("begin");
+			return this.delegate.begin(scope, fingerprint, token, leaseTtl);
+		}
+
+		@Override
+		public boolean renew(String scope, String token, Duration leaseTtl) {
+			this.calls.add("renew");
+			return this.delegate.renew(scope, token, leaseTtl);
+		}
+
+		@Override
+		public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
+			this.calls.add("complete");
+			return this.delegate.complete(scope, token, response, ttl);
+		}
+
+		@Override
+		public boolean release(String scope, String token) {
+			this.calls.add("release");
+			return this.delegate.release(scope, token);
 		}
 
 	}

@@ -20,6 +20,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.BeginResult.Outcome;
+import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreContractTests;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
@@ -142,6 +143,17 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		assertThat(retry.response()).isNull();
 		assertThat(store().begin(scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.MISMATCH);
 		assertThat(store().renew(scope, holder, LONG)).isFalse();
+	}
+
+	@Test
+	void appliedRecordIsFoundAsApplied() {
+		String scope = scopeHash();
+		String holder = token();
+		store().begin(scope, "fp", holder, LONG);
+		jdbcStore().markApplied(scope, holder);
+		IdempotencyRecord record = store().find(scope).orElseThrow();
+		assertThat(record.state()).isEqualTo(IdempotencyRecord.State.APPLIED);
+		assertThat(record.responseStatus()).isNull();
 	}
 
 	@Test

@@ -30,6 +30,7 @@ import org.springframework.data.redis.core.types.RedisClientInfo;
 
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.BeginResult.Outcome;
+import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreContractTests;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
@@ -82,7 +83,8 @@ class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		store.begin(scope, "fp", token(), Duration.ofSeconds(30));
 
 		assertThat(redis.keys(prefix + "*")).containsExactly(key);
-		assertThat(redis.<String, String>opsForHash().keys(key)).containsExactlyInAnyOrder("fp", "state", "token");
+		assertThat(redis.<String, String>opsForHash().keys(key)).containsExactlyInAnyOrder("fp", "state", "token",
+				"created");
 		assertThat(redis.getExpire(key, TimeUnit.MILLISECONDS)).isBetween(25_000L, 30_000L);
 	}
 
@@ -94,8 +96,8 @@ class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		store().begin(scope, "fp", token, Duration.ofSeconds(30));
 		store().complete(scope, token, binaryResponse(), Duration.ofHours(1));
 
-		assertThat(redis.<String, String>opsForHash().keys(key)).containsExactlyInAnyOrder("fp", "state", "status",
-				"headers", "body");
+		assertThat(redis.<String, String>opsForHash().keys(key)).containsExactlyInAnyOrder("fp", "state", "created",
+				"status", "headers", "body");
 		assertThat(redis.getExpire(key, TimeUnit.MILLISECONDS)).isBetween(3_595_000L, 3_600_000L);
 	}
 
@@ -115,7 +117,24 @@ class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		redis.opsForValue().set(PREFIX + scope, "not a record", Duration.ofMinutes(1));
 
 		assertEveryTransitionFails(store(), scope);
+		assertThatExceptionOfType(IdempotencyStoreException.class).isThrownBy(() -> store().find(scope))
+			.withCauseInstanceOf(DataAccessException.class);
 		assertThat(redis.opsForValue().get(PREFIX + scope)).isEqualTo("not a record");
+	}
+
+	@Test
+	void recordWrittenBeforeCreationTimesWereKeptIsFoundWithUnknownAge() {
+		String scope = scopeHash();
+		redis.opsForHash()
+			.putAll(PREFIX + scope, Map.of("fp", "fp", "state", "completed", "status", "200", "body", "ok"));
+		redis.expire(PREFIX + scope, Duration.ofMinutes(1));
+
+		IdempotencyRecord record = store().find(scope).orElseThrow();
+		assertThat(record.createdAt()).isNull();
+		assertThat(record.age()).isNull();
+		assertThat(record.responseStatus()).isEqualTo(200);
+		assertThat(record.responseSize()).isEqualTo(2);
+		assertThat(record.expiresIn()).isBetween(Duration.ofSeconds(55), Duration.ofMinutes(1));
 	}
 
 	@Test
@@ -177,6 +196,8 @@ class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 			String released = scopeHash();
 			store.begin(released, "fp", token, LONG);
 			assertThat(commandsSentBy(client, () -> store.release(released, token))).containsExactly("evalsha");
+			store.find(scope);
+			assertThat(commandsSentBy(client, () -> store.find(scope))).containsExactly("evalsha");
 		}
 		finally {
 			named.destroy();

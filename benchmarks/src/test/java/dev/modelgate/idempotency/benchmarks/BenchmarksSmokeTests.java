@@ -1,0 +1,41 @@
+package dev.modelgate.idempotency.benchmarks;
+
+import java.util.Collection;
+
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs every benchmark once, briefly and in this JVM, so that the build proves they still work.
+ * The numbers mean nothing here; real runs use the benchmarks jar (see docs/BENCHMARKS.md).
+ */
+class BenchmarksSmokeTests {
+
+	@Test
+	void everyBenchmarkCompletesOneShortIteration() throws RunnerException {
+		Options options = new OptionsBuilder().include("dev\\.modelgate\\.idempotency\\..*Benchmark\\..*")
+			.forks(0)
+			.warmupIterations(0)
+			.measurementIterations(1)
+			.measurementTime(TimeValue.milliseconds(50))
+			.shouldFailOnError(true)
+			.build();
+		Collection<RunResult> results = new Runner(options).run();
+		assertThat(results).extracting((result) -> result.getParams().getBenchmark())
+			.contains("dev.modelgate.idempotency.benchmarks.KeyParsingBenchmark.plainToken",
+					"dev.modelgate.idempotency.benchmarks.ScopeHashingBenchmark.scopeHash",
+					"dev.modelgate.idempotency.benchmarks.FingerprintBenchmark.canonicalJson",
+					"dev.modelgate.idempotency.web.CapturingResponseBenchmark.captured",
+					"dev.modelgate.idempotency.web.IdempotencyFilterBenchmark.unannotatedFiltered",
+					"dev.modelgate.idempotency.web.IdempotencyFilterBenchmark.replayFiltered");
+		assertThat(results).allSatisfy((result) -> assertThat(result.getPrimaryResult().getScore()).isPositive());
+	}
+
+}

@@ -1,0 +1,28 @@
+package dev.modelgate.idempotency.core;
+
+/**
+ * The operation ran under this key, but its result cannot be replayed: it was not kept (it could not
+ * be encoded, or the process stopped after the work committed in the store's database and before the
+ * result was recorded), or the kept bytes can no longer be decoded. Retrying with this key will not
+ * run the operation again.
+ */
+public class IdempotencyResultUnavailableException extends RuntimeException {
+
+	private final String scope;
+
+	public IdempotencyResultUnavailableException(String operation, String scope) {
+		this(operation, scope, null);
+	}
+
+	public IdempotencyResultUnavailableException(String operation, String scope, Throwable cause) {
+		super("Operation '" + operation + "' already ran under this idempotency key (scope " + scope
+				+ "), but its result is not available; it will not run again with this key", cause);
+		this.scope = scope;
+	}
+
+	/** The hashed scope, as logs show it. */
+	public String getScope() {
+		return this.scope;
+	}
+
+}

@@ -1,0 +1,197 @@
+package dev.modelgate.idempotency.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * One piece of work to run under an idempotency key with {@link IdempotencyTemplate}: which
+ * operation, which key, how its result is kept, and optionally what identifies "the same request",
+ * how long things last, which failures are final, and how to reconcile an unknown outcome.
+ *
+ * <pre class="code">
+ * IdempotentCall&lt;String&gt; call = IdempotentCall.of("mail.send", toolKey, ResultCodec.utf8())
+ *     .withFingerprint(to + "\n" + subject)
+ *     .withReconciler(() -&gt; Reconciliation.of(mailer.findSent(toolKey)));
+ * String messageId = template.execute(call, () -&gt; mailer.send(toolKey, to, subject, text));
+ * </pre>
+ *
+ * <p>The scope of the call is the SHA-256 of the operation name and the key, hashed apart from HTTP
+ * scopes; the key itself never reaches the store or the logs. Instances are immutable: each
+ * {@code with} method returns a new call. Unset durations and policy come from the template's
+ * {@link IdempotencyTemplate.Defaults}.
+ *
+ * @param <T> the type of the work's result
+ */
+public final class IdempotentCall<T> {
+
+	private final String operation;
+
+	private final String key;
+
+	private final ResultCodec<T> codec;
+
+	private final String fingerprint;
+
+	private final Duration ttl;
+
+	private final Duration leaseTtl;
+
+	private final Duration waitTimeout;
+
+	private final FailurePolicy failurePolicy;
+
+	private final Reconciler<T> reconciler;
+
+	private IdempotentCall(String operation, String key, ResultCodec<T> codec, String fingerprint, Duration ttl,
+			Duration leaseTtl, Duration waitTimeout, FailurePolicy failurePolicy, Reconciler<T> reconciler) {
+		this.operation = operation;
+		this.key = key;
+		this.codec = codec;
+		this.fingerprint = fingerprint;
+		this.ttl = ttl;
+		this.leaseTtl = leaseTtl;
+		this.waitTimeout = waitTimeout;
+		this.failurePolicy = failurePolicy;
+		this.reconciler = reconciler;
+	}
+
+	/**
+	 * A call with no fingerprint (the key alone identifies the request), the template's defaults, and
+	 * no reconciler.
+	 * @param operation the key space, for example {@code "mail.send"}; the same key under another
+	 * operation is another call
+	 * @param key the idempotency key, the same on every retry
+	 * @param codec keeps the result for replay
+	 */
+	public static <T> IdempotentCall<T> of(String operation, String key, ResultCodec<T> codec) {
+		requireText(operation, "operation");
+		requireText(key, "key");
+		Objects.requireNonNull(codec, "codec must not be null");
+		return new IdempotentCall<>(operation, key, codec, null, null, null, null, null, null);
+	}
+
+	/**
+	 * What makes two calls with this key "the same request" (for example the recipient and text of a
+	 * mail). A retry whose fingerprint differs is refused with {@link IdempotencyKeyReusedException}.
+	 * Only its SHA-256 is stored.
+	 */
+	public IdempotentCall<T> withFingerprint(String fingerprint) {
+		return new IdempotentCall<>(this.operation, this.key, this.codec, fingerprint, this.ttl, this.leaseTtl,
+				this.waitTimeout, this.failurePolicy, this.reconciler);
+	}
+
+	/** How long the outcome is kept for replay. */
+	public IdempotentCall<T> withTtl(Duration ttl) {
+		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, positive(ttl, "ttl"),
+				this.leaseTtl, this.waitTimeout, this.failurePolicy, this.reconciler);
+	}
+
+	/** How long the attempt holds the key without a heartbeat (renewed every third of it while the work runs). */
+	public IdempotentCall<T> withLeaseTtl(Duration leaseTtl) {
+		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl,
+				positive(leaseTtl, "leaseTtl"), this.waitTimeout, this.failurePolicy, this.reconciler);
+	}
+
+	/**
+	 * How long to wait for a running duplicate to finish and replay its outcome; zero (the default)
+	 * answers {@link IdempotencyInProgressException} at once.
+	 */
+	public IdempotentCall<T> withWaitTimeout(Duration waitTimeout) {
+		Objects.requireNonNull(waitTimeout, "waitTimeout must not be null");
+		if (waitTimeout.isNegative()) {
+			throw new IllegalArgumentException("waitTimeout must not be negative, was " + waitTimeout);
+		}
+		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl, this.leaseTtl,
+				waitTimeout, this.failurePolicy, this.reconciler);
+	}
+
+	/** Which failures are retryable, recorded or unknown. */
+	public IdempotentCall<T> withFailurePolicy(FailurePolicy failurePolicy) {
+		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl, this.leaseTtl,
+				this.waitTimeout, Objects.requireNonNull(failurePolicy, "failurePolicy must not be null"),
+				this.reconciler);
+	}
+
+	/**
+	 * How a retry finds out whether work recorded as unknown took effect. Without one, a retry after an
+	 * unknown outcome gets {@link OutcomeUnknownException} and the work does not run again.
+	 */
+	public IdempotentCall<T> withReconciler(Reconciler<T> reconciler) {
+		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl, this.leaseTtl,
+				this.waitTimeout, this.failurePolicy, Objects.requireNonNull(reconciler, "reconciler must not be null"));
+	}
+
+	public String operation() {
+		return this.operation;
+	}
+
+	public ResultCodec<T> codec() {
+		return this.codec;
+	}
+
+	/** The reconciler, or {@code null}. */
+	public Reconciler<T> reconciler() {
+		return this.reconciler;
+	}
+
+	/** The ttl, or {@code null} for the template's default. */
+	public Duration ttl() {
+		return this.ttl;
+	}
+
+	/** The lease ttl, or {@code null} for the template's default. */
+	public Duration leaseTtl() {
+		return this.leaseTtl;
+	}
+
+	/** The wait timeout, or {@code null} for the template's default. */
+	public Duration waitTimeout() {
+		return this.waitTimeout;
+	}
+
+	/** The failure policy, or {@code null} for the template's default. */
+	public FailurePolicy failurePolicy() {
+		return this.failurePolicy;
+	}
+
+	/**
+	 * The hashed scope of the call's {@code round}: 0 for the first run, and one more for each
+	 * unknown outcome that a retry had to settle (see {@link IdempotencyTemplate}).
+	 */
+	String scope(int round) {
+		Hashing hashing = Hashing.sha256().tag('O').field(this.operation).field(this.key);
+		if (round > 0) {
+			hashing.field(Integer.toString(round));
+		}
+		return hashing.hex();
+	}
+
+	/** The hashed fingerprint the store compares. */
+	String fingerprintHash() {
+		return Hashing.sha256()
+			.tag('F')
+			.field(this.operation)
+			.field((this.fingerprint != null) ? this.fingerprint : "")
+			.hex();
+	}
+
+	private static void requireText(String value, String name) {
+		if (value == null || value.isEmpty()) {
+			throw new IllegalArgumentException(name + " must not be empty");
+		}
+	}
+
+	private static Duration positive(Duration duration, String name) {
+		Objects.requireNonNull(duration, name + " must not be null");
+		if (duration.isNegative() || duration.isZero()) {
+			throw new IllegalArgumentException(name + " must be positive, was " + duration);
+		}
+		return duration;
+	}
+
+	@Override
+	public String toString() {
+		return "IdempotentCall[operation=" + this.operation + ", key=redacted]";
+	}
+
+}

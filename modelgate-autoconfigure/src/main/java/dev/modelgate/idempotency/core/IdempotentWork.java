@@ -1,0 +1,15 @@
+package dev.modelgate.idempotency.core;
+
+/**
+ * A piece of work run by {@link IdempotencyTemplate} under an idempotency key: a tool call, a message
+ * handler, a scheduled job's effect.
+ *
+ * @param <T> the type of its result
+ * @param <E> the checked exception it may throw, passed on to the caller unchanged
+ */
+@FunctionalInterface
+public interface IdempotentWork<T, E extends Throwable> {
+
+	T run() throws E;
+
+}

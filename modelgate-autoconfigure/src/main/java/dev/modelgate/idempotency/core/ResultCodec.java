@@ -1,0 +1,62 @@
+package dev.modelgate.idempotency.core;
+
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Turns the result of a piece of work run by {@link IdempotencyTemplate} into the bytes that are
+ * recorded for replay, and back. The template never passes {@code null} to a codec: a {@code null}
+ * result is recorded as such and replayed as {@code null} without asking the codec.
+ *
+ * @param <T> the type of the result
+ */
+public interface ResultCodec<T> {
+
+	/**
+	 * Encodes a result for the store.
+	 * @param value the result, never {@code null}
+	 * @return the bytes to keep
+	 */
+	byte[] encode(T value);
+
+	/**
+	 * Decodes a result written by {@link #encode} (possibly by another process or an earlier version
+	 * of the application).
+	 * @param bytes the bytes kept
+	 * @return the result
+	 */
+	T decode(byte[] bytes);
+
+	/** Keeps the bytes as they are. */
+	static ResultCodec<byte[]> bytes() {
+		return SimpleResultCodecs.BYTES;
+	}
+
+	/** Keeps a string as UTF-8. */
+	static ResultCodec<String> utf8() {
+		return SimpleResultCodecs.UTF8;
+	}
+
+	/**
+	 * For work without a result ({@code Void}, or a result not worth keeping): records that the work
+	 * completed and replays {@code null}.
+	 */
+	@SuppressWarnings("unchecked")
+	static <T> ResultCodec<T> none() {
+		return (ResultCodec<T>) SimpleResultCodecs.NONE;
+	}
+
+	/** Keeps a result as JSON written and read by {@code mapper}. */
+	static <T> ResultCodec<T> json(JsonMapper mapper, Class<T> type) {
+		return new JsonResultCodec<>(mapper, mapper.constructType(type));
+	}
+
+	/**
+	 * Keeps a result as JSON written and read by {@code mapper}, for generic types such as
+	 * {@code List<Ticket>}.
+	 */
+	static <T> ResultCodec<T> json(JsonMapper mapper, JavaType type) {
+		return new JsonResultCodec<>(mapper, type);
+	}
+
+}

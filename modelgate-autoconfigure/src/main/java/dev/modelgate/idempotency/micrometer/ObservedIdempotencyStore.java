@@ -1,0 +1,110 @@
+package dev.modelgate.idempotency.micrometer;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.IdempotencyRecord;
+import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.IdempotencyStores;
+import dev.modelgate.idempotency.core.StoredResponse;
+
+/**
+ * Wraps each store call in a Micrometer {@link Observation}: with Spring Boot's default handlers that
+ * is a timer per operation (see {@link DefaultIdempotencyStoreObservationConvention}) and, with a
+ * tracing bridge, a span that is a child of the request's span.
+ */
+public class ObservedIdempotencyStore implements IdempotencyStore {
+
+	private static final IdempotencyStoreObservationConvention DEFAULT_CONVENTION =
+			new DefaultIdempotencyStoreObservationConvention();
+
+	private final IdempotencyStore delegate;
+
+	private final ObservationRegistry registry;
+
+	private final IdempotencyStoreObservationConvention convention;
+
+	private final String storeType;
+
+	/**
+	 * @param delegate the store to observe
+	 * @param registry where observations go
+	 * @param convention replaces the default naming and tagging, or {@code null}
+	 */
+	public ObservedIdempotencyStore(IdempotencyStore delegate, ObservationRegistry registry,
+			IdempotencyStoreObservationConvention convention) {
+		this.delegate = delegate;
+		this.registry = registry;
+		this.convention = convention;
+		this.storeType = IdempotencyStores.typeOf(delegate);
+	}
+
+	@Override
+	public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
+		return observe("begin", scope, () -> this.delegate.begin(scope, fingerprint, token, leaseTtl),
+				(result) -> result.outcome().name().toLowerCase(Locale.ROOT));
+	}
+
+	@Override
+	public boolean renew(String scope, String token, Duration leaseTtl) {
+		return observe("renew", scope, () -> this.delegate.renew(scope, token, leaseTtl),
+				ObservedIdempotencyStore::accepted);
+	}
+
+	@Override
+	public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
+		return observe("complete", scope, () -> this.delegate.complete(scope, token, response, ttl),
+				ObservedIdempotencyStore::accepted);
+	}
+
+	@Override
+	public boolean release(String scope, String token) {
+		return observe("release", scope, () -> this.delegate.release(scope, token),
+				ObservedIdempotencyStore::accepted);
+	}
+
+	@Override
+	public Optional<IdempotencyRecord> find(String scope) {
+		return observe("find", scope, () -> this.delegate.find(scope),
+				(found) -> found.isPresent() ? "found" : "absent");
+	}
+
+	@Override
+	public boolean delete(String scope) {
+		return observe("delete", scope, () -> this.delegate.delete(scope), ObservedIdempotencyStore::accepted);
+	}
+
+	/** The store this one observes. */
+	public IdempotencyStore getDelegate() {
+		return this.delegate;
+	}
+
+	private <T> T observe(String operation, String scope, Supplier<T> call, Function<T, String> result) {
+		IdempotencyStoreObservationContext context = new IdempotencyStoreObservationContext(operation,
+				this.storeType, scope);
+		return Observation.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> context, this.registry)
+			.observe(() -> {
+				try {
+					T answer = call.get();
+					context.setResult(result.apply(answer));
+					return answer;
+				}
+				catch (RuntimeException ex) {
+					context.setResult(IdempotencyStoreObservationContext.ERROR);
+					throw ex;
+				}
+			});
+	}
+
+	private static String accepted(boolean accepted) {
+		return accepted ? "ok" : "refused";
+	}
+
+}

@@ -1,0 +1,39 @@
+package dev.modelgate.idempotency.autoconfigure;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.modelgate.idempotency.core.IdempotencyStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Redis store reports Lettuce's command timeout as the limit of its calls, so that the
+ * coordinator calls it directly when that fits within {@code operation-timeout}.
+ */
+class RedisStoreCallTimeLimitTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+				ModelgateIdempotencyAutoConfiguration.class))
+		.withPropertyValues("modelgate.idempotency.store=redis");
+
+	@Test
+	void callTimeLimitIsTheConfiguredCommandTimeout() {
+		this.contextRunner.withPropertyValues("spring.data.redis.timeout=1500ms")
+			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
+				.isEqualTo(Duration.ofMillis(1500)));
+	}
+
+	@Test
+	void callTimeLimitIsLettucesDefaultWhenNoneIsConfigured() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
+			.isEqualTo(Duration.ofSeconds(60)));
+	}
+
+}

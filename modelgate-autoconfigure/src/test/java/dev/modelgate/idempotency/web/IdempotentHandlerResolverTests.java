@@ -1,0 +1,207 @@
+package dev.modelgate.idempotency.web;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockServletContext;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.support.AnnotationConfigWebApplicationContext;
+import org.springframework.web.servlet.config.annotation.EnableWebMvc;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+import dev.modelgate.idempotency.Idempotent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Which handler a request is bound for: the allocation-free pre-check that lets other requests go,
+ * and resolution, direct for an annotated route no other mapping shares and full otherwise.
+ */
+class IdempotentHandlerResolverTests {
+
+	private AnnotationConfigWebApplicationContext context;
+
+	@AfterEach
+	void close() {
+		if (this.context != null) {
+			this.context.close();
+		}
+	}
+
+	@Test
+	void preCheckRulesOutOtherPathsAndMethodsOfLiteralRoutes() {
+		IdempotentHandlerResolver resolver = resolver(LiteralRoutes.class);
+		assertThat(resolver.mayResolve(request("POST", "/orders"))).isTrue();
+		assertThat(resolver.mayResolve(request("POST", "/api/orders"))).isTrue();
+		assertThat(resolver.mayResolve(request("POST", "/health"))).isFalse();
+		assertThat(resolver.mayResolve(request("GET", "/orders"))).isFalse();
+		assertThat(resolver.mayResolve(request("GET", "/health"))).isFalse();
+	}
+
+	@Test
+	void preCheckLeavesEscapedPathsParametersAndTrailingSlashesToSpring() {
+		IdempotentHandlerResolver resolver = resolver(LiteralRoutes.class);
+		assertThat(resolver.mayResolve(request("POST", "/%6Frders"))).isTrue();
+		assertThat(resolver.mayResolve(request("POST", "/orders;v=1"))).isTrue();
+		assertThat(resolver.mayResolve(request("POST", "/orders/"))).isTrue();
+	}
+
+	@Test
+	void preCheckLetsEverythingThroughWhenARouteHasAPattern() {
+		IdempotentHandlerResolver resolver = resolver(PatternRoutes.class);
+		assertThat(resolver.mayResolve(request("GET", "/anything"))).isTrue();
+	}
+
+	@Test
+	void preCheckRulesOutEverythingWithoutAnnotatedHandlers() {
+		IdempotentHandlerResolver resolver = resolver(UnannotatedRoutes.class);
+		assertThat(resolver.hasIdempotentHandlers()).isFalse();
+		assertThat(resolver.mayResolve(request("POST", "/orders"))).isFalse();
+	}
+
+	@Test
+	void resolvesUnrivalledLiteralRouteWithItsPattern() throws Exception {
+		IdempotentHandlerResolver resolver = resolver(LiteralRoutes.class);
+		IdempotentEndpoint endpoint = resolver.resolve(request("POST", "/orders"));
+		assertThat(endpoint).isNotNull();
+		assertThat(endpoint.route()).isEqualTo("/orders");
+		assertThat(endpoint.ttl()).isEqualTo(Duration.ofMinutes(5));
+		assertThat(resolver.resolve(request("POST", "/health"))).isNull();
+	}
+
+	@Test
+	void resolvesEscapedPathToTheSameRoute() throws Exception {
+		IdempotentHandlerResolver resolver = resolver(LiteralRoutes.class);
+		assertThat(resolver.resolve(request("POST", "/%6Frders")).route()).isEqualTo("/orders");
+	}
+
+	@Test
+	void sharedLiteralRouteIsSettledByFullResolution() throws Exception {
+		IdempotentHandlerResolver resolver = resolver(SharedRoute.class);
+		MockHttpServletRequest json = request("POST", "/shared");
+		json.setContentType("application/json");
+		MockHttpServletRequest text = request("POST", "/shared");
+		text.setContentType("text/plain");
+		assertThat(resolver.resolve(json).route()).isEqualTo("/shared");
+		assertThat(resolver.resolve(text)).isNull();
+	}
+
+	@Test
+	void moreSpecificUnannotatedMappingWinsOverAnnotatedPattern() throws Exception {
+		IdempotentHandlerResolver resolver = resolver(PatternRoutes.class);
+		assertThat(resolver.resolve(request("POST", "/items/42")).route()).isEqualTo("/items/{id}");
+		assertThat(resolver.resolve(request("POST", "/items/special"))).isNull();
+	}
+
+	@Test
+	void knowsWhetherAnyHandlerRequiresAKey() {
+		assertThat(resolver(LiteralRoutes.class).hasKeyRequiredHandlers()).isFalse();
+		this.context.close();
+		assertThat(resolver(RequiredKeyRoute.class).hasKeyRequiredHandlers()).isTrue();
+	}
+
+	private IdempotentHandlerResolver resolver(Class<?> controller) {
+		this.context = new AnnotationConfigWebApplicationContext();
+		this.context.setServletContext(new MockServletContext());
+		this.context.register(WebConfiguration.class, controller);
+		this.context.refresh();
+		RequestMappingHandlerMapping handlerMapping = this.context.getBean(RequestMappingHandlerMapping.class);
+		IdempotentHandlerResolver resolver = new IdempotentHandlerResolver(() -> handlerMapping,
+				new IdempotentHandlerResolver.Defaults(Duration.ofMinutes(5), Duration.ofSeconds(30),
+						Duration.ofSeconds(10)));
+		resolver.afterSingletonsInstantiated();
+		return resolver;
+	}
+
+	private static MockHttpServletRequest request(String method, String path) {
+		return new MockHttpServletRequest(method, path);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableWebMvc
+	static class WebConfiguration {
+
+	}
+
+	@RestController
+	static class LiteralRoutes {
+
+		@Idempotent
+		@PostMapping("/orders")
+		String order() {
+			return "order";
+		}
+
+		@PostMapping("/health")
+		String health() {
+			return "ok";
+		}
+
+	}
+
+	@RestController
+	static class PatternRoutes {
+
+		@Idempotent
+		@PostMapping("/items/{id}")
+		String item() {
+			return "item";
+		}
+
+		@PostMapping("/items/special")
+		String special() {
+			return "special";
+		}
+
+	}
+
+	@RestController
+	static class SharedRoute {
+
+		@Idempotent
+		@PostMapping(path = "/shared", consumes = "application/json")
+		String json() {
+			return "json";
+		}
+
+		@PostMapping(path = "/shared", consumes = "text/plain")
+		String text() {
+			return "text";
+		}
+
+	}
+
+	@RestController
+	static class UnannotatedRoutes {
+
+		@PostMapping("/orders")
+		String order() {
+			return "order";
+		}
+
+		@GetMapping("/health")
+		String health() {
+			return "ok";
+		}
+
+	}
+
+	@RestController
+	static class RequiredKeyRoute {
+
+		@Idempotent(required = true)
+		@PostMapping("/orders")
+		String order() {
+			return "order";
+		}
+
+	}
+
+}

@@ -1,0 +1,14 @@
+package dev.modelgate.sample.agent;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * A mail the outbox accepted.
+ *
+ * @param messageId the outbox's id for it
+ * @param idempotencyKey the key the sender passed (the tool-level key of the agent step)
+ * @param message what was sent
+ */
+public record SentMail(@JsonProperty("message_id") String messageId,
+		@JsonProperty("idempotency_key") String idempotencyKey, MailMessage message) {
+}

@@ -1,0 +1,117 @@
+package dev.modelgate.sample;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static dev.modelgate.sample.GatewayClient.newKey;
+import static dev.modelgate.sample.GatewayClient.promptRequest;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the README's observability section shows, with the gateway as it starts from the README:
+ * Prometheus metrics of the idempotency filter, health with the store's contributor, and read-only
+ * look-ups of a record through the idempotency endpoint.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+class ObservabilityTests {
+
+	private static final String ROUTE = "/v1/chat/completions";
+
+	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+	@LocalServerPort
+	int port;
+
+	GatewayClient gateway;
+
+	@BeforeEach
+	void connect() {
+		this.gateway = new GatewayClient(this.port);
+	}
+
+	@Test
+	void prometheusShowsDecisionsLatenciesStoreTimersAndLeases() {
+		String key = newKey();
+		this.gateway.chat(promptRequest("Count me"), "Idempotency-Key", key, "Authorization", "Bearer metrics");
+		this.gateway.chat(promptRequest("Count me"), "Idempotency-Key", key, "Authorization", "Bearer metrics");
+
+		HttpResponse<String> scrape = send("GET", "/actuator/prometheus");
+		assertThat(scrape.statusCode()).isEqualTo(200);
+		String metrics = scrape.body();
+		assertThat(series(metrics, "modelgate_idempotency_decisions_total")).anySatisfy((line) -> assertThat(line)
+			.contains("endpoint=\"" + ROUTE + "\"", "method=\"POST\"", "outcome=\"acquired\""));
+		assertThat(series(metrics, "modelgate_idempotency_decisions_total"))
+			.anySatisfy((line) -> assertThat(line).contains("outcome=\"replayed\""));
+		assertThat(series(metrics, "modelgate_idempotency_requests_seconds_count"))
+			.anySatisfy((line) -> assertThat(line).contains("kind=\"first\""))
+			.anySatisfy((line) -> assertThat(line).contains("kind=\"replay\""));
+		assertThat(series(metrics, "modelgate_idempotency_store_seconds_count"))
+			.anySatisfy((line) -> assertThat(line).contains("operation=\"begin\"", "store=\"memory\""));
+		assertThat(series(metrics, "modelgate_idempotency_leases_held")).hasSize(1);
+	}
+
+	@Test
+	void healthShowsTheIdempotencyStore() {
+		HttpResponse<String> health = send("GET", "/actuator/health");
+		assertThat(health.statusCode()).isEqualTo(200);
+		JsonNode body = JsonMapper.builder().build().readTree(health.body());
+		assertThat(body.path("status").asString()).isEqualTo("UP");
+		assertThat(body.path("components").path("idempotency").path("status").asString()).isEqualTo("UP");
+	}
+
+	@Test
+	void endpointLooksUpARecordButCannotDeleteIt() {
+		String key = newKey();
+		this.gateway.chat(promptRequest("Did it go through?"), "Idempotency-Key", key, "Authorization",
+				"Bearer support");
+		String lookup = "/actuator/idempotency?method=POST&route=" + ROUTE + "&key=" + key + "&client="
+				+ URLEncoder.encode("Bearer support", StandardCharsets.UTF_8);
+
+		HttpResponse<String> found = send("GET", lookup);
+		assertThat(found.statusCode()).isEqualTo(200);
+		JsonNode record = JsonMapper.builder().build().readTree(found.body());
+		assertThat(record.path("state").asString()).isEqualTo("completed");
+		assertThat(record.path("responseStatus").asInt()).isEqualTo(200);
+		assertThat(found.body()).doesNotContain(key).doesNotContain("Did it go through");
+
+		assertThat(send("DELETE", lookup).statusCode()).isGreaterThanOrEqualTo(400);
+		assertThat(send("GET", lookup).statusCode()).isEqualTo(200);
+	}
+
+	/** The samples of one metric in a Prometheus scrape. */
+	private static List<String> series(String scrape, String name) {
+		return scrape.lines().filter((line) -> line.startsWith(name + "{") || line.startsWith(name + " ")).toList();
+	}
+
+	private HttpResponse<String> send(String method, String path) {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.method(method, HttpRequest.BodyPublishers.noBody())
+			.build();
+		try {
+			return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

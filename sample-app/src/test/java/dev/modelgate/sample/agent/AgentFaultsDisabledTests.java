@@ -1,0 +1,46 @@
+package dev.modelgate.sample.agent;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * With the default settings, the fault fields of an agent run are ignored.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+class AgentFaultsDisabledTests {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	MailOutbox outbox;
+
+	@Test
+	void faultFieldsAreIgnoredUnlessFaultsAreEnabled() throws Exception {
+		String recipient = UUID.randomUUID() + "@example.com";
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/v1/agent/runs"))
+			.header("Content-Type", "application/json")
+			.header("Idempotency-Key", UUID.randomUUID().toString())
+			.POST(HttpRequest.BodyPublishers.ofString("{\"task\":\"Check backups\",\"report_to\":\"" + recipient
+					+ "\",\"fail_after_step\":2,\"mail_timeout\":true}"))
+			.build();
+
+		HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(this.outbox.sent()).filteredOn((mail) -> mail.message().to().equals(recipient)).hasSize(1);
+	}
+
+}
