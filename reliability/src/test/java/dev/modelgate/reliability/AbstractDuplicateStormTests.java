@@ -9,7 +9,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import dev.modelgate.reliability.support.ChatRequests;
 import dev.modelgate.reliability.support.CountingUpstream;
 import dev.modelgate.reliability.support.DuplicateStorm;
 import dev.modelgate.reliability.support.Gateway;
@@ -63,15 +62,7 @@ abstract class AbstractDuplicateStormTests {
 			builders.add(SampleApp.builder(scenario(), "gateway-" + i).store(this.store).upstream(this.upstream));
 		}
 		this.apps = SampleApp.startAll(builders);
-		// A gateway's first request opens its store connection (on a cluster, discovers the topology
-		// first) and loads classes: on a busy machine that can outlast the operation timeout, and a cold
-		// gateway hit by dozens of requests at once then refuses them with 503 (docs/RELIABILITY.md).
-		// The storm measures gateways in service.
-		Gateway gateway = new Gateway(Duration.ofSeconds(30));
-		this.apps.forEach((app) -> {
-			String tag = ChatRequests.newTag("warm-up");
-			assertThat(gateway.send(app, tag, ChatRequests.request(tag)).status()).isEqualTo(200);
-		});
+		new Gateway().warmUp(this.apps);
 	}
 
 	@AfterAll

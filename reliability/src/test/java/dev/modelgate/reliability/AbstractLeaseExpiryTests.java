@@ -74,10 +74,7 @@ abstract class AbstractLeaseExpiryTests {
 		List<SampleApp> apps = SampleApp.startAll(List.of(gateway("paused-holder"), gateway("new-holder")));
 		this.stale = apps.get(0);
 		this.fresh = apps.get(1);
-		apps.forEach((app) -> {
-			String tag = ChatRequests.newTag("warm-up");
-			assertThat(this.gateway.send(app, tag, ChatRequests.request(tag)).status()).isEqualTo(200);
-		});
+		this.gateway.warmUp(apps);
 	}
 
 	private SampleApp.Builder gateway(String name) {

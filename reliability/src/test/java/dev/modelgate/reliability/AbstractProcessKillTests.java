@@ -79,11 +79,7 @@ abstract class AbstractProcessKillTests {
 		for (Window window : Window.values()) {
 			this.victims.put(window, apps.get(1 + window.ordinal()));
 		}
-		// A gateway's first request opens its store connection and loads classes; not what is measured.
-		apps.forEach((app) -> {
-			String tag = ChatRequests.newTag("warm-up");
-			assertThat(this.gateway.send(app, tag, ChatRequests.request(tag)).status()).isEqualTo(200);
-		});
+		this.gateway.warmUp(apps);
 	}
 
 	private SampleApp.Builder gateway(String name) {

@@ -99,8 +99,7 @@ abstract class AbstractStoreOutageTests {
 		this.upstream.delayAnswers(Duration.ofMillis(20));
 		this.store = startStore(scenario());
 		this.apps = SampleApp.startAll(List.of(gateway("gateway-0"), gateway("gateway-1")));
-		// A gateway's first request opens its store connection and loads classes; not what is measured.
-		this.apps.forEach((app) -> assertThat(settle(app, ChatRequests.newTag("warm-up")).status()).isEqualTo(200));
+		this.gateway.warmUp(this.apps);
 	}
 
 	private SampleApp.Builder gateway(String name) {
@@ -192,10 +191,7 @@ abstract class AbstractStoreOutageTests {
 	 * 200, or a 410 when its operation was applied but its response never stored.
 	 */
 	private Answer settle(String tag) {
-		return settle(this.apps.get(0), tag);
-	}
-
-	private Answer settle(SampleApp app, String tag) {
+		SampleApp app = this.apps.get(0);
 		long deadline = System.nanoTime() + LEASE.multipliedBy(3).toNanos();
 		Answer answer;
 		do {

@@ -5,6 +5,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -59,6 +60,22 @@ public final class Gateway {
 
 	public Answer send(SampleApp app, String key, String body, String... headerNamesAndValues) {
 		return sendAsync(app, key, body, headerNamesAndValues).join();
+	}
+
+	/**
+	 * Sends each gateway one keyed request and expects a 200. A gateway's first request opens its
+	 * store connection (on a cluster, after discovering the topology) and loads classes: on a busy
+	 * machine that can outlast the operation timeout, so that a cold gateway hit by many requests at
+	 * once refuses them with 503 (docs/RELIABILITY.md). The scenarios measure gateways in service.
+	 */
+	public void warmUp(List<SampleApp> apps) {
+		for (SampleApp app : apps) {
+			String tag = ChatRequests.newTag("warm-up");
+			Answer answer = send(app, tag, ChatRequests.request(tag));
+			if (answer.status() != 200) {
+				throw new IllegalStateException(app + " did not serve its first request: " + answer);
+			}
+		}
 	}
 
 	private static Throwable unwrap(Throwable failure) {
