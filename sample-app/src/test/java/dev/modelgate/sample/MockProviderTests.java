@@ -1,5 +1,8 @@
 package dev.modelgate.sample;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -72,6 +75,7 @@ class MockProviderTests {
 			empty messages      | {"model":"gpt-4o-mini","messages":[]}                                   | invalid_messages
 			message without role| {"model":"gpt-4o-mini","messages":[{"content":"hi"}]}                   | invalid_messages
 			temperature as text | {"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"temperature":"0"} | invalid_temperature
+			temperature overflow| {"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"temperature":1e999999} | invalid_temperature
 			not an object       | ["gpt-4o-mini"]                                                         | invalid_body
 			unparsable JSON     | {"model":                                                               | invalid_json
 			""")
@@ -84,6 +88,29 @@ class MockProviderTests {
 		assertThat(error.path("type").asString()).isEqualTo("invalid_request_error");
 		assertThat(error.path("code").asString()).isEqualTo(code);
 		assertThat(error.path("message").asString()).isNotBlank();
+	}
+
+	/** Found by the reliability suite's bad-input properties: this was a 500. */
+	/** Found by the reliability suite's bad-input properties: this was a 500 (the model judges it). */
+	@Test
+	void acceptsAnIntegerTemperatureTooLargeForADouble() {
+		HttpResponse<byte[]> response = this.gateway.chat(chatRequest("\"temperature\":1" + "0".repeat(400)));
+
+		assertThat(response.statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void rejectsUnreadableMultipartBodyWith400() throws Exception {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/v1/chat/completions"))
+			.header("Content-Type", "multipart/form-data; boundary=b")
+			.header("Idempotency-Key", newKey())
+			.POST(HttpRequest.BodyPublishers.ofString("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end"))
+			.build();
+
+		HttpResponse<byte[]> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofByteArray());
+
+		assertThat(response.statusCode()).isEqualTo(400);
+		assertThat(json(response).path("error").path("code").asString()).isEqualTo("invalid_body");
 	}
 
 	@Test

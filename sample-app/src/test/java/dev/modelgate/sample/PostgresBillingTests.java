@@ -1,6 +1,7 @@
 package dev.modelgate.sample;
 
 import java.net.http.HttpResponse;
+import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -18,7 +19,9 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.init.ScriptUtils;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.TestPropertySource;
 
@@ -56,6 +59,43 @@ class PostgresBillingTests extends StubbedProviderTests {
 	private int charges(String authorization) {
 		return this.jdbc.queryForObject("SELECT count(*) FROM credit_charges WHERE client = ?", Integer.class,
 				ClientIdentity.of(authorization));
+	}
+
+	/**
+	 * Gateways that start together on a fresh database all run the billing schema script; without
+	 * taking turns, one failed start-up on a catalog unique index (found by the reliability suite).
+	 */
+	@Test
+	void billingSchemaScriptRunsConcurrentlyOnAFreshDatabase() throws Exception {
+		String schema = "billing_race_" + UUID.randomUUID().toString().replace("-", "");
+		this.jdbc.execute("CREATE SCHEMA " + schema);
+		int instances = 8;
+		ExecutorService pool = Executors.newFixedThreadPool(instances);
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<?>> runs = new ArrayList<>();
+		try {
+			for (int i = 0; i < instances; i++) {
+				runs.add(pool.submit(() -> {
+					start.await();
+					try (Connection connection = this.jdbc.getDataSource().getConnection()) {
+						connection.createStatement().execute("SET search_path TO " + schema);
+						ScriptUtils.executeSqlScript(connection, new ClassPathResource("billing/schema.sql"));
+						connection.createStatement().execute("RESET search_path");
+					}
+					return null;
+				}));
+			}
+			start.countDown();
+			for (Future<?> run : runs) {
+				run.get(60, TimeUnit.SECONDS);
+			}
+			assertThat(this.jdbc.queryForObject("SELECT count(*) FROM information_schema.tables WHERE table_schema = ?",
+					Integer.class, schema)).isEqualTo(2);
+		}
+		finally {
+			pool.shutdownNow();
+			this.jdbc.execute("DROP SCHEMA " + schema + " CASCADE");
+		}
 	}
 
 	@Test

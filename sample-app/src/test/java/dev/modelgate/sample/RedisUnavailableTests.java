@@ -2,10 +2,17 @@ package dev.modelgate.sample;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.ClientOptions.DisconnectedBehavior;
+import io.lettuce.core.resource.Delay;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -22,6 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ActiveProfiles("redis")
 class RedisUnavailableTests extends StubbedProviderTests {
+
+	@Autowired
+	LettuceConnectionFactory connectionFactory;
 
 	@DynamicPropertySource
 	static void closedRedisPort(DynamicPropertyRegistry registry) throws IOException {
@@ -53,6 +63,22 @@ class RedisUnavailableTests extends StubbedProviderTests {
 		assertThat(error.path("code").asString()).isEqualTo("idempotency_store_unavailable");
 		assertThat(error.path("type").asString()).isEqualTo("server_error");
 		assertThat(upstream.calls()).isZero();
+	}
+
+	/**
+	 * With Lettuce's defaults, a gateway whose Redis went away queued every command until the 2s
+	 * timeout, and after a 20s outage took 14s to reconnect (its back-off grows to 30s); the
+	 * reliability suite measured both (docs/RELIABILITY.md, store outage).
+	 */
+	@Test
+	void redisClientFailsFastWhileDisconnectedAndRetriesTheConnectionAtLeastEverySecond() {
+		LettuceClientConfiguration client = this.connectionFactory.getClientConfiguration();
+		assertThat(client.getClientOptions()).get()
+			.extracting(ClientOptions::getDisconnectedBehavior)
+			.isEqualTo(DisconnectedBehavior.REJECT_COMMANDS);
+		Delay reconnectDelay = client.getClientResources().orElseThrow().reconnectDelay();
+		assertThat(reconnectDelay.createDelay(1)).isEqualTo(Duration.ofMillis(100));
+		assertThat(reconnectDelay.createDelay(100)).isEqualTo(Duration.ofSeconds(1));
 	}
 
 }

@@ -14,13 +14,17 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.DatabaseInitializationSettings;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.Resource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Creates the idempotency table at start-up from {@value #SCHEMA_LOCATION}, as Spring Session does for
  * its JDBC store: {@code always}, only for an embedded database, or {@code never} (then nothing
  * touches the database at start-up). The script creates only what is missing, so it is safe on every
- * start. Its {@code %TABLE_NAME%} and {@code %TABLE_BASE_NAME%} placeholders are replaced by the
- * configured table name, with and without its schema.
+ * start, and instances that start together take turns (see {@link #runScripts}). Its
+ * {@code %TABLE_NAME%} and {@code %TABLE_BASE_NAME%} placeholders are replaced by the configured table
+ * name, with and without its schema.
  */
 public class JdbcIdempotencySchemaInitializer extends DataSourceScriptDatabaseInitializer {
 
@@ -28,6 +32,8 @@ public class JdbcIdempotencySchemaInitializer extends DataSourceScriptDatabaseIn
 	public static final String SCHEMA_LOCATION = "classpath:META-INF/modelgate/schema/postgresql.sql";
 
 	private final TableName tableName;
+
+	private final DataSource dataSource;
 
 	/**
 	 * @param dataSource where to create the table
@@ -38,6 +44,7 @@ public class JdbcIdempotencySchemaInitializer extends DataSourceScriptDatabaseIn
 	public JdbcIdempotencySchemaInitializer(DataSource dataSource, String tableName, DatabaseInitializationMode mode) {
 		super(dataSource, settings(mode));
 		this.tableName = TableName.of(tableName);
+		this.dataSource = dataSource;
 	}
 
 	private static DatabaseInitializationSettings settings(DatabaseInitializationMode mode) {
@@ -47,6 +54,13 @@ public class JdbcIdempotencySchemaInitializer extends DataSourceScriptDatabaseIn
 		return settings;
 	}
 
+	/**
+	 * Runs the script in one transaction that first takes a transaction-scoped advisory lock for the
+	 * table. Without it, instances starting together on a fresh database race: PostgreSQL lets two
+	 * concurrent {@code CREATE TABLE IF NOT EXISTS} both try to create, and the loser fails on a
+	 * catalog unique index instead of finding the table. DDL is transactional in PostgreSQL, so the
+	 * next instance gets the lock once the table exists, and its script finds everything there.
+	 */
 	@Override
 	protected void runScripts(Scripts scripts) {
 		Charset encoding = (scripts.getEncoding() != null) ? scripts.getEncoding() : StandardCharsets.UTF_8;
@@ -54,9 +68,19 @@ public class JdbcIdempotencySchemaInitializer extends DataSourceScriptDatabaseIn
 		for (Resource script : scripts) {
 			named.add(withTableName(script, encoding));
 		}
-		super.runScripts(new Scripts(named).continueOnError(scripts.isContinueOnError())
+		Scripts withTableName = new Scripts(named).continueOnError(scripts.isContinueOnError())
 			.separator(scripts.getSeparator())
-			.encoding(encoding));
+			.encoding(encoding);
+		new TransactionTemplate(new DataSourceTransactionManager(this.dataSource)).executeWithoutResult((status) -> {
+			new JdbcTemplate(this.dataSource).query("SELECT pg_advisory_xact_lock(?)", (rs) -> null, lockKey());
+			// The populator takes the connection bound to this transaction, so the script runs under the lock.
+			super.runScripts(withTableName);
+		});
+	}
+
+	/** One lock per table, so that stores on different tables do not wait for each other. */
+	private long lockKey() {
+		return ("modelgate-idempotency-schema:" + this.tableName.qualified()).hashCode();
 	}
 
 	private Resource withTableName(Resource script, Charset encoding) {

@@ -1,6 +1,13 @@
 package dev.modelgate.idempotency.jdbc;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +47,35 @@ class JdbcIdempotencySchemaInitializerTests {
 		assertThat(PostgresTestServer.tableExists(SCHEMA + ".idempotency_records_expires_at_idx")).isTrue();
 		JdbcIdempotencyStore store = new JdbcIdempotencyStore(this.jdbcTemplate, TABLE);
 		assertThat(store.begin("scope", "fp", "token", Duration.ofMinutes(1)).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+	/**
+	 * Instances that start together on a fresh database: without turns, PostgreSQL let two concurrent
+	 * CREATE TABLE IF NOT EXISTS both try to create, and the loser failed start-up on a catalog unique
+	 * index (found by the reliability suite, two gateways starting at once).
+	 */
+	@Test
+	void instancesStartingTogetherAllCreateOrFindTheTable() throws Exception {
+		int instances = 8;
+		ExecutorService pool = Executors.newFixedThreadPool(instances);
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<Boolean>> results = new ArrayList<>();
+		for (int i = 0; i < instances; i++) {
+			results.add(pool.submit(() -> {
+				start.await();
+				return initializer(DatabaseInitializationMode.ALWAYS).initializeDatabase();
+			}));
+		}
+		start.countDown();
+		try {
+			for (Future<Boolean> result : results) {
+				assertThat(result.get(60, TimeUnit.SECONDS)).isTrue();
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(PostgresTestServer.tableExists(TABLE)).isTrue();
 	}
 
 	@Test

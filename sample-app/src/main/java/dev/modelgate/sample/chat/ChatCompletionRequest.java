@@ -38,8 +38,8 @@ public final class ChatCompletionRequest {
 		if (!isAbsentOr(object.path("stream"), JsonNode::isBoolean)) {
 			throw new InvalidChatRequestException("invalid_stream", "'stream' must be a boolean.");
 		}
-		if (!isAbsentOr(object.path("temperature"), JsonNode::isNumber)) {
-			throw new InvalidChatRequestException("invalid_temperature", "'temperature' must be a number.");
+		if (!isAbsentOr(object.path("temperature"), ChatCompletionRequest::isFiniteNumber)) {
+			throw new InvalidChatRequestException("invalid_temperature", "'temperature' must be a finite number.");
 		}
 		return new ChatCompletionRequest(object);
 	}
@@ -72,6 +72,14 @@ public final class ChatCompletionRequest {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * JSON allows {@code 1e999999}, which reads as an infinite double: no temperature at all. Integers
+	 * and decimals of any size are finite (and a huge integer has no double value to ask for).
+	 */
+	private static boolean isFiniteNumber(JsonNode node) {
+		return node.isNumber() && (node.isIntegralNumber() || node.isBigDecimal() || Double.isFinite(node.doubleValue()));
 	}
 
 	private static boolean isAbsentOr(JsonNode node, Predicate<JsonNode> valid) {
