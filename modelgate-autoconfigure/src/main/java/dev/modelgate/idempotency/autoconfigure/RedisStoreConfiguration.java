@@ -36,10 +36,23 @@ class RedisStoreConfiguration {
 	/** Kept apart so that nothing loads Lettuce's connection factory when Lettuce is absent. */
 	private static final class Lettuce {
 
-		/** Lettuce gives up on every command after this ({@code spring.data.redis.timeout}). */
+		/**
+		 * The longest a Lettuce call can take on its own: the command timeout
+		 * ({@code spring.data.redis.timeout}) or, when a call has to open the connection first, the
+		 * connect timeout ({@code spring.data.redis.connect-timeout}, 10s unless set), whichever is
+		 * longer. Only when both fit within {@code operation-timeout} are calls made on the request
+		 * thread.
+		 */
 		static Duration commandTimeout(RedisConnectionFactory connectionFactory) {
-			return (connectionFactory instanceof LettuceConnectionFactory lettuce)
-					? lettuce.getClientConfiguration().getCommandTimeout() : null;
+			if (!(connectionFactory instanceof LettuceConnectionFactory lettuce)) {
+				return null;
+			}
+			Duration command = lettuce.getClientConfiguration().getCommandTimeout();
+			Duration connect = lettuce.getClientConfiguration()
+				.getClientOptions()
+				.map((options) -> options.getSocketOptions().getConnectTimeout())
+				.orElse(io.lettuce.core.SocketOptions.DEFAULT_CONNECT_TIMEOUT_DURATION);
+			return (command.compareTo(connect) >= 0) ? command : connect;
 		}
 
 	}

@@ -17,7 +17,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
@@ -34,6 +33,7 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.idempotency.AnnotationDurations;
 import dev.modelgate.idempotency.IdempotentOperation;
 import dev.modelgate.idempotency.core.FailurePolicy;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
@@ -160,8 +160,8 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 			this.returnType = (method.getReturnType() == void.class) ? Void.class
 					: ClassUtils.resolvePrimitiveIfNecessary(method.getReturnType());
 			this.codec = codec(returnType.getType());
-			this.ttl = duration(annotation.ttl(), "ttl");
-			this.leaseTtl = duration(annotation.leaseTtl(), "leaseTtl");
+			this.ttl = AnnotationDurations.parse(annotation.ttl(), "ttl");
+			this.leaseTtl = AnnotationDurations.parse(annotation.leaseTtl(), "leaseTtl");
 			this.waitTimeout = (annotation.inProgress() == Idempotent.InProgress.WAIT)
 					? IdempotentOperationInterceptor.this.waitTimeout : Duration.ZERO;
 			this.failurePolicy = IdempotentOperationInterceptor.this.template.getDefaults()
@@ -256,23 +256,6 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 
 		private static Expression parseIfPresent(String expression) {
 			return StringUtils.hasText(expression) ? PARSER.parseExpression(expression) : null;
-		}
-
-		private static Duration duration(String value, String attribute) {
-			if (!StringUtils.hasText(value)) {
-				return null;
-			}
-			Duration duration;
-			try {
-				duration = DurationStyle.detectAndParse(value);
-			}
-			catch (IllegalArgumentException ex) {
-				throw new IllegalArgumentException(attribute + " '" + value + "' is not a duration such as 30s or 24h");
-			}
-			if (duration.isNegative() || duration.isZero()) {
-				throw new IllegalArgumentException(attribute + " must be positive, was '" + value + "'");
-			}
-			return duration;
 		}
 
 	}

@@ -14,9 +14,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.util.StringUtils;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.cors.CorsUtils;
 import org.springframework.web.method.HandlerMethod;
@@ -26,6 +24,7 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.util.ServletRequestPathUtils;
 
+import dev.modelgate.idempotency.AnnotationDurations;
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.CanonicalBody;
 
@@ -227,8 +226,8 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 				: Duration.ZERO;
 		try {
 			return new IdempotentEndpoint("", annotation.scope(), annotation.required(),
-					duration(annotation.ttl(), this.defaults.ttl(), "ttl", where),
-					duration(annotation.leaseTtl(), this.defaults.leaseTtl(), "leaseTtl", where), waitTimeout,
+					duration(annotation.ttl(), this.defaults.ttl(), "ttl"),
+					duration(annotation.leaseTtl(), this.defaults.leaseTtl(), "leaseTtl"), waitTimeout,
 					CanonicalBody.pointers(annotation.ignoreFields()), annotation.onStoreFailure());
 		}
 		catch (IllegalArgumentException ex) {
@@ -236,21 +235,9 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 		}
 	}
 
-	private static Duration duration(String value, Duration fallback, String attribute, String where) {
-		if (!StringUtils.hasText(value)) {
-			return fallback;
-		}
-		Duration duration;
-		try {
-			duration = DurationStyle.detectAndParse(value);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException(attribute + " '" + value + "' is not a duration such as 30s or 24h");
-		}
-		if (duration.isNegative() || duration.isZero()) {
-			throw new IllegalArgumentException(attribute + " must be positive, was '" + value + "'");
-		}
-		return duration;
+	private static Duration duration(String value, Duration fallback, String attribute) {
+		Duration duration = AnnotationDurations.parse(value, attribute);
+		return (duration != null) ? duration : fallback;
 	}
 
 	/**

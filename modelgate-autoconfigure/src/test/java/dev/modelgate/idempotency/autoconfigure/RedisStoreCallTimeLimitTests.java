@@ -13,8 +13,9 @@ import dev.modelgate.idempotency.core.IdempotencyStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The Redis store reports Lettuce's command timeout as the limit of its calls, so that the
- * coordinator calls it directly when that fits within {@code operation-timeout}.
+ * The Redis store reports the longer of Lettuce's command and connect timeouts as the limit of its
+ * calls, so that the coordinator calls it directly only when both fit within
+ * {@code operation-timeout}.
  */
 class RedisStoreCallTimeLimitTests {
 
@@ -24,10 +25,17 @@ class RedisStoreCallTimeLimitTests {
 		.withPropertyValues("modelgate.idempotency.store=redis");
 
 	@Test
-	void callTimeLimitIsTheConfiguredCommandTimeout() {
-		this.contextRunner.withPropertyValues("spring.data.redis.timeout=1500ms")
+	void callTimeLimitIsTheConfiguredCommandTimeoutWhenLongerThanConnecting() {
+		this.contextRunner.withPropertyValues("spring.data.redis.timeout=1500ms", "spring.data.redis.connect-timeout=1s")
 			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
 				.isEqualTo(Duration.ofMillis(1500)));
+	}
+
+	@Test
+	void callTimeLimitIsTheConnectTimeoutWhenLongerThanTheCommandTimeout() {
+		this.contextRunner.withPropertyValues("spring.data.redis.timeout=1500ms")
+			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
+				.isEqualTo(Duration.ofSeconds(10)));
 	}
 
 	@Test
