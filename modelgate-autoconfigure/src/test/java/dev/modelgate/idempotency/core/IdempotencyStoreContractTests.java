@@ -206,107 +206,36 @@ public abstract class IdempotencyStoreContractTests {
 
 	@Test
 	void concurrentBeginsOnOneScopeAcquireExactlyOnce() throws Exception {
-		int threads = 24;
+		assertOneAcquiresAndTheRestSeeItInProgress(raceBegins(this.scope, 24));
+	}
+
+	/** Starts {@code threads} begins on one scope at the same moment and returns their outcomes. */
+	protected List<Outcome> raceBegins(String scope, int threads) throws Exception {
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
-		CountDownLatch start = new CountDownLatch(1);
-		List<Future<Outcome>> outcomes = new ArrayList<>();
-		for (int i = 0; i < threads; i++) {
-			outcomes.add(pool.submit(() -> {
-				start.await();
-				return this.store.begin(this.scope, "fp", token(), LONG).outcome();
-			}));
+		try {
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<Outcome>> outcomes = new ArrayList<>();
+			for (int i = 0; i < threads; i++) {
+				outcomes.add(pool.submit(() -> {
+					start.await();
+					return this.store.begin(scope, "fp", token(), LONG).outcome();
+				}));
+			}
+			start.countDown();
+			List<Outcome> results = new ArrayList<>();
+			for (Future<Outcome> outcome : outcomes) {
+				results.add(outcome.get(30, TimeUnit.SECONDS));
+			}
+			return results;
 		}
-		start.countDown();
-		List<Outcome> results = new ArrayList<>();
-		for (Future<Outcome> outcome : outcomes) {
-			results.add(outcome.get(30, TimeUnit.SECONDS));
+		finally {
+			pool.shutdown();
 		}
-		pool.shutdown();
+	}
+
+	protected static void assertOneAcquiresAndTheRestSeeItInProgress(List<Outcome> results) {
 		assertThat(results).filteredOn((o) -> o == Outcome.ACQUIRED).hasSize(1);
-		assertThat(results).filteredOn((o) -> o == Outcome.IN_PROGRESS).hasSize(threads - 1);
-	}
-
-	@Test
-	void findShowsInProgressRecordWithItsTimesAndNoResponse() {
-		this.store.begin(this.scope, "fp", token(), LONG);
-		IdempotencyRecord record = this.store.find(this.scope).orElseThrow();
-		assertThat(record.scope()).isEqualTo(this.scope);
-		assertThat(record.state()).isEqualTo(IdempotencyRecord.State.IN_PROGRESS);
-		// The store's clock and this JVM's are the same machine's here.
-		assertThat(record.createdAt()).isCloseTo(Instant.now(), within(Duration.ofSeconds(5)));
-		assertThat(record.age()).isBetween(Duration.ZERO, Duration.ofSeconds(5));
-		assertThat(record.expiresIn()).isBetween(LONG.minusSeconds(5), LONG);
-		assertThat(record.responseStatus()).isNull();
-		assertThat(record.responseSize()).isNull();
-		assertThat(record.isResponseStored()).isFalse();
-	}
-
-	@Test
-	void findShowsCompletedRecordWithStoredStatusAndSizeForItsTtl() {
-		String token = token();
-		this.store.begin(this.scope, "fp", token, LONG);
-		Instant createdAt = this.store.find(this.scope).orElseThrow().createdAt();
-		this.store.complete(this.scope, token, binaryResponse(), Duration.ofHours(1));
-		IdempotencyRecord record = this.store.find(this.scope).orElseThrow();
-		assertThat(record.state()).isEqualTo(IdempotencyRecord.State.COMPLETED);
-		assertThat(record.createdAt()).isEqualTo(createdAt);
-		assertThat(record.expiresIn()).isBetween(Duration.ofMinutes(59), Duration.ofHours(1));
-		assertThat(record.responseStatus()).isEqualTo(201);
-		assertThat(record.responseSize()).isEqualTo(binaryResponse().body().length);
-		assertThat(record.isResponseStored()).isTrue();
-	}
-
-	@Test
-	void findShowsCompletedRecordWithoutResultAsHavingNoResponse() {
-		String token = token();
-		this.store.begin(this.scope, "fp", token, LONG);
-		this.store.complete(this.scope, token, null, LONG);
-		IdempotencyRecord record = this.store.find(this.scope).orElseThrow();
-		assertThat(record.state()).isEqualTo(IdempotencyRecord.State.COMPLETED);
-		assertThat(record.responseStatus()).isNull();
-		assertThat(record.responseSize()).isNull();
-	}
-
-	@Test
-	void findFindsNothingWithoutALiveRecord() throws Exception {
-		assertThat(this.store.find(this.scope)).isEmpty();
-		String token = token();
-		this.store.begin(this.scope, "fp", token, LONG);
-		this.store.release(this.scope, token);
-		assertThat(this.store.find(this.scope)).isEmpty();
-		this.store.begin(this.scope, "fp", token(), SHORT_LEASE);
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
-		assertThat(this.store.find(this.scope)).isEmpty();
-	}
-
-	@Test
-	void deleteRemovesACompletedRecordSoTheKeyRunsAgain() {
-		String token = token();
-		this.store.begin(this.scope, "fp", token, LONG);
-		this.store.complete(this.scope, token, binaryResponse(), LONG);
-		assertThat(this.store.delete(this.scope)).isTrue();
-		assertThat(this.store.find(this.scope)).isEmpty();
-		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
-	}
-
-	@Test
-	void deleteOfAnInProgressRecordTakesTheLeaseFromItsHolder() {
-		String holder = token();
-		this.store.begin(this.scope, "fp", holder, LONG);
-		assertThat(this.store.delete(this.scope)).isTrue();
-		assertThat(this.store.renew(this.scope, holder, LONG)).isFalse();
-		assertThat(this.store.complete(this.scope, holder, binaryResponse(), LONG)).isFalse();
-		assertThat(this.store.release(this.scope, holder)).isFalse();
-		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
-	}
-
-	@Test
-	void deleteAnswersFalseWithoutALiveRecord() throws Exception {
-		assertThat(this.store.delete(this.scope)).isFalse();
-		this.store.begin(this.scope, "fp", token(), SHORT_LEASE);
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
-		assertThat(this.store.delete(this.scope)).isFalse();
-		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+		assertThat(results).filteredOn((o) -> o == Outcome.IN_PROGRESS).hasSize(results.size() - 1);
 	}
 
 }

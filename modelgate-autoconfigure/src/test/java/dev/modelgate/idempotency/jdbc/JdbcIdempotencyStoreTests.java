@@ -3,14 +3,8 @@ package dev.modelgate.idempotency.jdbc;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,24 +53,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		String scope = scopeHash();
 		store().begin(scope, "fp", token(), SHORT_LEASE);
 		Thread.sleep(SHORT_LEASE.toMillis() + 200);
-		int threads = 24;
-		ExecutorService pool = Executors.newFixedThreadPool(threads);
-		CountDownLatch start = new CountDownLatch(1);
-		List<Future<Outcome>> outcomes = new ArrayList<>();
-		for (int i = 0; i < threads; i++) {
-			outcomes.add(pool.submit(() -> {
-				start.await();
-				return store().begin(scope, "fp", token(), LONG).outcome();
-			}));
-		}
-		start.countDown();
-		List<Outcome> results = new ArrayList<>();
-		for (Future<Outcome> outcome : outcomes) {
-			results.add(outcome.get(30, TimeUnit.SECONDS));
-		}
-		pool.shutdown();
-		assertThat(results).filteredOn((o) -> o == Outcome.ACQUIRED).hasSize(1);
-		assertThat(results).filteredOn((o) -> o == Outcome.IN_PROGRESS).hasSize(threads - 1);
+		assertOneAcquiresAndTheRestSeeItInProgress(raceBegins(scope, 24));
 		assertThat(column(scope, "version", Long.class)).isEqualTo(2);
 	}
 
