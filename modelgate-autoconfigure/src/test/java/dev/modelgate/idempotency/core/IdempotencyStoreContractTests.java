@@ -238,4 +238,87 @@ public abstract class IdempotencyStoreContractTests {
 		assertThat(results).filteredOn((o) -> o == Outcome.IN_PROGRESS).hasSize(results.size() - 1);
 	}
 
+	@Test
+	void findShowsInProgressRecordWithItsTimesAndNoResponse() {
+		this.store.begin(this.scope, "fp", token(), LONG);
+		IdempotencyRecord record = this.store.find(this.scope).orElseThrow();
+		assertThat(record.scope()).isEqualTo(this.scope);
+		assertThat(record.state()).isEqualTo(IdempotencyRecord.State.IN_PROGRESS);
+		// The store's clock and this JVM's are the same machine's here.
+		assertThat(record.createdAt()).isCloseTo(Instant.now(), within(Duration.ofSeconds(5)));
+		assertThat(record.age()).isBetween(Duration.ZERO, Duration.ofSeconds(5));
+		assertThat(record.expiresIn()).isBetween(LONG.minusSeconds(5), LONG);
+		assertThat(record.responseStatus()).isNull();
+		assertThat(record.responseSize()).isNull();
+		assertThat(record.isResponseStored()).isFalse();
+	}
+
+	@Test
+	void findShowsCompletedRecordWithStoredStatusAndSizeForItsTtl() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		Instant createdAt = this.store.find(this.scope).orElseThrow().createdAt();
+		this.store.complete(this.scope, token, binaryResponse(), Duration.ofHours(1));
+		IdempotencyRecord record = this.store.find(this.scope).orElseThrow();
+		assertThat(record.state()).isEqualTo(IdempotencyRecord.State.COMPLETED);
+		assertThat(record.createdAt()).isEqualTo(createdAt);
+		assertThat(record.expiresIn()).isBetween(Duration.ofMinutes(59), Duration.ofHours(1));
+		assertThat(record.responseStatus()).isEqualTo(201);
+		assertThat(record.responseSize()).isEqualTo(binaryResponse().body().length);
+		assertThat(record.isResponseStored()).isTrue();
+	}
+
+	@Test
+	void findShowsCompletedRecordWithoutResultAsHavingNoResponse() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, null, LONG);
+		IdempotencyRecord record = this.store.find(this.scope).orElseThrow();
+		assertThat(record.state()).isEqualTo(IdempotencyRecord.State.COMPLETED);
+		assertThat(record.responseStatus()).isNull();
+		assertThat(record.responseSize()).isNull();
+	}
+
+	@Test
+	void findFindsNothingWithoutALiveRecord() throws Exception {
+		assertThat(this.store.find(this.scope)).isEmpty();
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.release(this.scope, token);
+		assertThat(this.store.find(this.scope)).isEmpty();
+		this.store.begin(this.scope, "fp", token(), SHORT_LEASE);
+		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		assertThat(this.store.find(this.scope)).isEmpty();
+	}
+
+	@Test
+	void deleteRemovesACompletedRecordSoTheKeyRunsAgain() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, binaryResponse(), LONG);
+		assertThat(this.store.delete(this.scope)).isTrue();
+		assertThat(this.store.find(this.scope)).isEmpty();
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+	@Test
+	void deleteOfAnInProgressRecordTakesTheLeaseFromItsHolder() {
+		String holder = token();
+		this.store.begin(this.scope, "fp", holder, LONG);
+		assertThat(this.store.delete(this.scope)).isTrue();
+		assertThat(this.store.renew(this.scope, holder, LONG)).isFalse();
+		assertThat(this.store.complete(this.scope, holder, binaryResponse(), LONG)).isFalse();
+		assertThat(this.store.release(this.scope, holder)).isFalse();
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+	@Test
+	void deleteAnswersFalseWithoutALiveRecord() throws Exception {
+		assertThat(this.store.delete(this.scope)).isFalse();
+		this.store.begin(this.scope, "fp", token(), SHORT_LEASE);
+		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		assertThat(this.store.delete(this.scope)).isFalse();
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
 }
