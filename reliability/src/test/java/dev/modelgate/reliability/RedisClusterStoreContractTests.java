@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.modelgate.idempotency.core.IdempotencyStore;
-import dev.modelgate.idempotency.core.IdempotencyStoreContractTests;
+import dev.modelgate.idempotency.test.IdempotencyStoreContractTests;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
 import dev.modelgate.reliability.support.RedisCluster;
 

@@ -42,6 +42,7 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.benchmarks.ChatBodies;
 import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.StoredResponse;

@@ -13,7 +13,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyProperties.StoreType;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyPurger;
-import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchemaInitializer;
+import dev.modelgate.idempotency.autoconfigure.JdbcIdempotencySchemaInitializer;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyStore;
 import dev.modelgate.idempotency.jdbc.MarkAppliedTransactionListener;
 

@@ -27,7 +27,7 @@ import dev.modelgate.idempotency.core.IdempotencyStoreDecorator;
 import dev.modelgate.idempotency.web.ClientIdentityResolver;
 import dev.modelgate.idempotency.web.DefaultClientIdentityResolver;
 import dev.modelgate.idempotency.web.IdempotencyFilter;
-import dev.modelgate.idempotency.web.IdempotencyListener;
+import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.web.IdempotencyProblemRenderer;
 import dev.modelgate.idempotency.web.IdempotentHandlerResolver;
 import dev.modelgate.idempotency.web.ProblemDetailRenderer;

@@ -8,15 +8,16 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
-import dev.modelgate.idempotency.web.IdempotencyDecision;
-import dev.modelgate.idempotency.web.IdempotencyListener;
-import dev.modelgate.idempotency.web.IdempotentEndpoint;
+import dev.modelgate.idempotency.core.IdempotencyDecision;
+import dev.modelgate.idempotency.core.IdempotencyListener;
 
 /**
  * Counts the filter's decisions and times keyed requests in a {@link MeterRegistry}:
  * <ul>
  * <li>{@value #DECISIONS}: a counter tagged {@code outcome}, {@code method} and {@code endpoint}
- * (the route pattern, never the raw path, so the number of series stays bounded);</li>
+ * (the route pattern, never the raw path, so the number of series stays bounded; for
+ * {@code IdempotencyTemplate} calls and {@code @IdempotentOperation} methods, {@code method} is
+ * {@code OPERATION} and {@code endpoint} the operation's name);</li>
  * <li>{@value #REQUESTS}: a timer tagged {@code kind} ({@code first} when the handler ran,
  * {@code replay} when a stored response was replayed), {@code method} and {@code endpoint}, so that
  * the latency of replays can be read next to that of first executions.</li>
@@ -47,17 +48,17 @@ public class MicrometerIdempotencyListener implements IdempotencyListener {
 	public void onDecision(IdempotencyDecision decision) {
 		this.decisions
 			.withTags(Tags.of("outcome", decision.outcome().tagValue())
-				.and(endpointTags(decision.method(), decision.endpoint())))
+				.and(endpointTags(decision.method(), decision.route())))
 			.increment();
 	}
 
 	@Override
-	public void onResponse(ResponseKind kind, String method, IdempotentEndpoint endpoint, Duration duration) {
-		this.requests.withTags(Tags.of("kind", kind.tagValue()).and(endpointTags(method, endpoint))).record(duration);
+	public void onResponse(ResponseKind kind, String method, String route, Duration duration) {
+		this.requests.withTags(Tags.of("kind", kind.tagValue()).and(endpointTags(method, route))).record(duration);
 	}
 
-	private static Tags endpointTags(String method, IdempotentEndpoint endpoint) {
-		return Tags.of("method", method, "endpoint", endpoint.route());
+	private static Tags endpointTags(String method, String route) {
+		return Tags.of("method", method, "endpoint", route);
 	}
 
 }

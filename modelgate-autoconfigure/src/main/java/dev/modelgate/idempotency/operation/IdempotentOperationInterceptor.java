@@ -33,7 +33,7 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.AnnotationDurations;
+import dev.modelgate.idempotency.core.AnnotationDurations;
 import dev.modelgate.idempotency.IdempotentOperation;
 import dev.modelgate.idempotency.core.FailurePolicy;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;

@@ -15,6 +15,7 @@ import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.core.StoredResponse;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyStore;
+import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchema;
 import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,7 +35,7 @@ class IdempotencyStoreHealthIndicatorTests {
 
 	@Test
 	void jdbcStoreWithItsTableIsUp() {
-		PostgresTestServer.recreateIdempotencyTable("modelgate_idempotency_health");
+		PostgresTestServer.recreateTable("modelgate_idempotency_health", JdbcIdempotencySchema.script("modelgate_idempotency_health"));
 		Health health = check(
 				new JdbcIdempotencyStore(PostgresTestServer.jdbcTemplate(), "modelgate_idempotency_health"),
 				Duration.ofSeconds(5));

@@ -17,7 +17,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyPurger;
-import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchemaInitializer;
+import dev.modelgate.idempotency.autoconfigure.JdbcIdempotencySchemaInitializer;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyStore;
 import dev.modelgate.idempotency.jdbc.MarkAppliedTransactionListener;
 import dev.modelgate.idempotency.testsupport.PostgresTestServer;

@@ -27,6 +27,7 @@ import dev.modelgate.idempotency.IdempotentOperation;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyAutoConfiguration;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyOperationsAutoConfiguration;
 import dev.modelgate.idempotency.core.IdempotencyResultUnavailableException;
+import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchema;
 import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,7 +57,7 @@ class IdempotentOperationTransactionTests {
 
 	@BeforeAll
 	static void createTables() {
-		PostgresTestServer.recreateIdempotencyTable(TABLE);
+		PostgresTestServer.recreateTable(TABLE, JdbcIdempotencySchema.script(TABLE));
 		PostgresTestServer.jdbcTemplate().execute("DROP TABLE IF EXISTS " + OUTBOX);
 		PostgresTestServer.jdbcTemplate()
 			.execute("CREATE TABLE " + OUTBOX + " (id SERIAL PRIMARY KEY, message_key VARCHAR(64) NOT NULL)");

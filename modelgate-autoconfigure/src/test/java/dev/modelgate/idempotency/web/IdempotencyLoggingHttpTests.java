@@ -13,6 +13,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.modelgate.idempotency.core.IdempotencyKey;
+import dev.modelgate.idempotency.core.IdempotencyOutcome;
 import dev.modelgate.idempotency.core.IdempotencyScope;
 import dev.modelgate.idempotency.testsupport.ObservabilityTest;
 import dev.modelgate.idempotency.testsupport.TestHttp;

@@ -1,0 +1,56 @@
+package dev.modelgate.idempotency.autoconfigure;
+
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.boot.sql.init.DatabaseInitializationSettings;
+
+import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchema;
+
+/**
+ * Creates the idempotency table at start-up from {@value #SCHEMA_LOCATION}, as Spring Session does for
+ * its JDBC store: {@code always}, only for an embedded database, or {@code never} (then nothing
+ * touches the database at start-up). The script creates only what is missing, so it is safe on every
+ * start, and instances that start together take turns (see {@link #runScripts}). Its
+ * {@code %TABLE_NAME%} and {@code %TABLE_BASE_NAME%} placeholders are replaced by the configured table
+ * name, with and without its schema.
+ */
+public class JdbcIdempotencySchemaInitializer extends DataSourceScriptDatabaseInitializer {
+
+	/** The PostgreSQL DDL, also the source to copy into a Flyway or Liquibase migration. */
+	public static final String SCHEMA_LOCATION = "classpath:" + JdbcIdempotencySchema.LOCATION;
+
+	private final String tableName;
+
+	private final DataSource dataSource;
+
+	/**
+	 * @param dataSource where to create the table
+	 * @param tableName the table, {@code name} or {@code schema.name}
+	 * @param mode when to create it
+	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
+	 */
+	public JdbcIdempotencySchemaInitializer(DataSource dataSource, String tableName, DatabaseInitializationMode mode) {
+		super(dataSource, settings(mode));
+		JdbcIdempotencySchema.script(tableName);
+		this.tableName = tableName;
+		this.dataSource = dataSource;
+	}
+
+	private static DatabaseInitializationSettings settings(DatabaseInitializationMode mode) {
+		DatabaseInitializationSettings settings = new DatabaseInitializationSettings();
+		settings.setSchemaLocations(List.of(SCHEMA_LOCATION));
+		settings.setMode(mode);
+		return settings;
+	}
+
+	/** Runs the store's own script under its lock (see {@link JdbcIdempotencySchema#create}). */
+	@Override
+	protected void runScripts(Scripts scripts) {
+		JdbcIdempotencySchema.create(this.dataSource, this.tableName);
+	}
+
+}

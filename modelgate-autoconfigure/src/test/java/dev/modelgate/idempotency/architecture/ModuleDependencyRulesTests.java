@@ -1,0 +1,92 @@
+package dev.modelgate.idempotency.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The arrows between the modules point one way: the core knows no Spring, servlet, store client or
+ * Jackson; a store knows no web layer; the web layer knows no store. Checked on the compiled classes
+ * of the published jars, as every application's class path sees them.
+ */
+class ModuleDependencyRulesTests {
+
+	private static JavaClasses classes;
+
+	@BeforeAll
+	static void importLibraryClasses() {
+		classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+			.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TEST_FIXTURES)
+			.importPackages("dev.modelgate.idempotency");
+	}
+
+	@Test
+	void everyModuleIsImported() {
+		assertThat(classes.containPackage("dev.modelgate.idempotency.core")).isTrue();
+		assertThat(classes.containPackage("dev.modelgate.idempotency.redis")).isTrue();
+		assertThat(classes.containPackage("dev.modelgate.idempotency.jdbc")).isTrue();
+		assertThat(classes.containPackage("dev.modelgate.idempotency.web")).isTrue();
+	}
+
+	@Test
+	void coreUsesNeitherSpringNorServletNorStoreClientsNorJackson() {
+		noClasses().that()
+			.resideInAnyPackage("dev.modelgate.idempotency", "dev.modelgate.idempotency.core..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework..", "jakarta.servlet..", "io.lettuce..", "redis.clients..",
+					"java.sql..", "javax.sql..", "tools.jackson..", "com.fasterxml.jackson..")
+			.check(classes);
+	}
+
+	@Test
+	void coreUsesNoAdapter() {
+		noClasses().that()
+			.resideInAnyPackage("dev.modelgate.idempotency", "dev.modelgate.idempotency.core..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.modelgate.idempotency.redis..", "dev.modelgate.idempotency.jdbc..",
+					"dev.modelgate.idempotency.web..", "dev.modelgate.idempotency.autoconfigure..",
+					"dev.modelgate.idempotency.actuate..", "dev.modelgate.idempotency.micrometer..",
+					"dev.modelgate.idempotency.operation..", "dev.modelgate.idempotency.openapi..")
+			.check(classes);
+	}
+
+	@Test
+	void storesUseNoWebLayerAndNotEachOther() {
+		noClasses().that()
+			.resideInAPackage("dev.modelgate.idempotency.redis..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("jakarta.servlet..", "org.springframework.web..", "dev.modelgate.idempotency.web..",
+					"dev.modelgate.idempotency.jdbc..", "java.sql..", "org.springframework.jdbc..",
+					"org.springframework.boot..")
+			.check(classes);
+		noClasses().that()
+			.resideInAPackage("dev.modelgate.idempotency.jdbc..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("jakarta.servlet..", "org.springframework.web..", "dev.modelgate.idempotency.web..",
+					"dev.modelgate.idempotency.redis..", "org.springframework.data.redis..", "io.lettuce..",
+					"org.springframework.boot..")
+			.check(classes);
+	}
+
+	@Test
+	void webLayerUsesNoStore() {
+		noClasses().that()
+			.resideInAPackage("dev.modelgate.idempotency.web..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.modelgate.idempotency.redis..", "dev.modelgate.idempotency.jdbc..",
+					"org.springframework.data.redis..", "io.lettuce..", "org.springframework.jdbc..", "java.sql..",
+					"org.springframework.boot..")
+			.check(classes);
+	}
+
+}

@@ -1,0 +1,83 @@
+package dev.modelgate.idempotency.core;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tells the {@link IdempotencyListener listeners} of every decision and narrates it at DEBUG under
+ * one logger, {@value #TRANSITIONS_LOGGER}, so that an operator can follow a key through its states by
+ * turning on one category. The web filters and {@link IdempotencyTemplate} report through it, so the
+ * same decisions reach the same listeners whichever way the work was started. A narrated line names
+ * the method, the route and the scope hash, never the key, the body or the client identity.
+ */
+public final class DecisionReporter {
+
+	/** The one logger to set to DEBUG to follow the state transitions. */
+	public static final String TRANSITIONS_LOGGER = "dev.modelgate.idempotency.transitions";
+
+	private static final Logger narrator = LoggerFactory.getLogger(TRANSITIONS_LOGGER);
+
+	private static final Logger logger = LoggerFactory.getLogger(DecisionReporter.class);
+
+	private static final DecisionReporter SILENT = new DecisionReporter(List.of());
+
+	private final List<IdempotencyListener> listeners;
+
+	private DecisionReporter(List<IdempotencyListener> listeners) {
+		this.listeners = listeners;
+	}
+
+	/** A reporter that calls {@code listeners} in order. */
+	public static DecisionReporter of(List<? extends IdempotencyListener> listeners) {
+		return listeners.isEmpty() ? SILENT : new DecisionReporter(List.copyOf(listeners));
+	}
+
+	/** A reporter with no listener; it still narrates. */
+	public static DecisionReporter silent() {
+		return SILENT;
+	}
+
+	/**
+	 * Whether anything follows the decisions (a listener, or the transitions logger at DEBUG), so that
+	 * callers can skip work that only produces a decision.
+	 */
+	public boolean isFollowed() {
+		return !this.listeners.isEmpty() || narrator.isDebugEnabled();
+	}
+
+	/** Reports one decision; a listener that throws is logged and otherwise ignored. */
+	public void decide(IdempotencyOutcome outcome, String method, String route, @Nullable String scope) {
+		if (narrator.isDebugEnabled()) {
+			narrator.debug("{} {} scope={}: {}", method, route, (scope != null) ? scope : "-", outcome.narration());
+		}
+		if (this.listeners.isEmpty()) {
+			return;
+		}
+		IdempotencyDecision decision = new IdempotencyDecision(outcome, method, route, scope);
+		for (IdempotencyListener listener : this.listeners) {
+			try {
+				listener.onDecision(decision);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("IdempotencyListener {} failed", listener.getClass().getName(), ex);
+			}
+		}
+	}
+
+	/** Reports how a keyed request or call was answered and how long it took. */
+	public void responded(IdempotencyListener.ResponseKind kind, String method, String route, Duration duration) {
+		for (IdempotencyListener listener : this.listeners) {
+			try {
+				listener.onResponse(kind, method, route, duration);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("IdempotencyListener {} failed", listener.getClass().getName(), ex);
+			}
+		}
+	}
+
+}

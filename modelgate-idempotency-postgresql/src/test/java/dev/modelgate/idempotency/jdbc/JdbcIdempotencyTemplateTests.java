@@ -1,0 +1,24 @@
+package dev.modelgate.idempotency.jdbc;
+
+import org.junit.jupiter.api.BeforeAll;
+
+import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.test.IdempotencyTemplateContractTests;
+import dev.modelgate.idempotency.testsupport.PostgresTestServer;
+
+/** The template contract on a real PostgreSQL. */
+class JdbcIdempotencyTemplateTests extends IdempotencyTemplateContractTests {
+
+	private static final String TABLE = "modelgate_idempotency_template_test";
+
+	@BeforeAll
+	static void createTable() {
+		PostgresTestServer.recreateTable(TABLE, JdbcIdempotencySchema.script(TABLE));
+	}
+
+	@Override
+	protected IdempotencyStore createStore() {
+		return new JdbcIdempotencyStore(PostgresTestServer.jdbcTemplate(), TABLE);
+	}
+
+}

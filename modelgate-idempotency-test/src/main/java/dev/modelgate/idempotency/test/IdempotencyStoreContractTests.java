@@ -1,0 +1,330 @@
+package dev.modelgate.idempotency.test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.modelgate.idempotency.core.BeginResult.Outcome;
+
+import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.IdempotencyRecord;
+import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.StoredResponse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * The behaviour every {@link IdempotencyStore} promises, run against each implementation on a real
+ * server. Subclasses only say how to build the store.
+ */
+public abstract class IdempotencyStoreContractTests {
+
+	protected static final Duration LONG = Duration.ofMinutes(5);
+
+	protected static final Duration SHORT_LEASE = Duration.ofMillis(300);
+
+	private IdempotencyStore store;
+
+	private String scope;
+
+	protected abstract IdempotencyStore createStore();
+
+	@BeforeEach
+	void createStoreAndScope() {
+		this.store = createStore();
+		this.scope = scopeHash();
+	}
+
+	protected IdempotencyStore store() {
+		return this.store;
+	}
+
+	protected static String scopeHash() {
+		// Two random UUIDs give the 64 hex digits of a SHA-256 scope hash.
+		return (UUID.randomUUID().toString() + UUID.randomUUID()).replace("-", "");
+	}
+
+	protected static String token() {
+		return UUID.randomUUID().toString().replace("-", "");
+	}
+
+	protected static StoredResponse binaryResponse() {
+		byte[] body = new byte[] { 0, (byte) 0xFF, (byte) 0xC3, 0x28, '\r', '\n', 0x7F, (byte) 0x80 };
+		return new StoredResponse(201,
+				Map.of("Content-Type", List.of("application/octet-stream"), "Link",
+						List.of("</a>; rel=\"next\"", "</b>; rel=\"prev\"")),
+				body);
+	}
+
+	@Test
+	void beginAcquiresWhenNoRecordExists() {
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+	@Test
+	void beginReportsInProgressForSameFingerprintWhileHeld() {
+		this.store.begin(this.scope, "fp", token(), LONG);
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.IN_PROGRESS);
+	}
+
+	@Test
+	void beginReportsMismatchForAnotherFingerprintWhileInProgress() {
+		this.store.begin(this.scope, "fp", token(), LONG);
+		assertThat(this.store.begin(this.scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.MISMATCH);
+	}
+
+	@Test
+	void beginReportsMismatchForAnotherFingerprintOnceCompleted() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, binaryResponse(), LONG);
+		assertThat(this.store.begin(this.scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.MISMATCH);
+	}
+
+	@Test
+	void completedRecordReplaysStatusHeadersAndBodyByteForByte() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		assertThat(this.store.complete(this.scope, token, binaryResponse(), LONG)).isTrue();
+		BeginResult replay = this.store.begin(this.scope, "fp", token(), LONG);
+		assertThat(replay.outcome()).isEqualTo(Outcome.COMPLETED);
+		assertThat(replay.response()).isEqualTo(binaryResponse());
+		assertThat(replay.response().headers().get("Link")).containsExactly("</a>; rel=\"next\"",
+				"</b>; rel=\"prev\"");
+	}
+
+	@Test
+	void completedRecordWithEmptyBodyReplaysEmptyBody() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, new StoredResponse(204, Map.of(), new byte[0]), LONG);
+		StoredResponse replay = this.store.begin(this.scope, "fp", token(), LONG).response();
+		assertThat(replay.status()).isEqualTo(204);
+		assertThat(replay.body()).isEmpty();
+		assertThat(replay.headers()).isEmpty();
+	}
+
+	@Test
+	void completedWithoutResultReportsCompletedWithNoResponse() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		assertThat(this.store.complete(this.scope, token, null, LONG)).isTrue();
+		BeginResult replay = this.store.begin(this.scope, "fp", token(), LONG);
+		assertThat(replay.outcome()).isEqualTo(Outcome.COMPLETED);
+		assertThat(replay.response()).isNull();
+	}
+
+	@Test
+	void releaseDeletesRecordSoRetryAcquires() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		assertThat(this.store.release(this.scope, token)).isTrue();
+		assertThat(this.store.begin(this.scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+	@Test
+	void transitionsAreRefusedForAnotherToken() {
+		this.store.begin(this.scope, "fp", token(), LONG);
+		String intruder = token();
+		assertThat(this.store.renew(this.scope, intruder, LONG)).isFalse();
+		assertThat(this.store.complete(this.scope, intruder, binaryResponse(), LONG)).isFalse();
+		assertThat(this.store.release(this.scope, intruder)).isFalse();
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.IN_PROGRESS);
+	}
+
+	@Test
+	void transitionsAreRefusedWhenNoRecordExists() {
+		assertThat(this.store.renew(this.scope, token(), LONG)).isFalse();
+		assertThat(this.store.complete(this.scope, token(), binaryResponse(), LONG)).isFalse();
+		assertThat(this.store.release(this.scope, token())).isFalse();
+	}
+
+	@Test
+	void completedRecordIsFinalForItsOwnHolder() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, binaryResponse(), LONG);
+		assertThat(this.store.complete(this.scope, token, new StoredResponse(500, Map.of(), new byte[0]), LONG))
+			.isFalse();
+		assertThat(this.store.release(this.scope, token)).isFalse();
+		assertThat(this.store.renew(this.scope, token, LONG)).isFalse();
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).response()).isEqualTo(binaryResponse());
+	}
+
+	@Test
+	void expiredLeaseIsTakenOverAndStaleHolderIsRefused() throws Exception {
+		String stale = token();
+		this.store.begin(this.scope, "fp", stale, SHORT_LEASE);
+		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		String current = token();
+		assertThat(this.store.begin(this.scope, "fp", current, LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+
+		assertThat(this.store.renew(this.scope, stale, LONG)).isFalse();
+		assertThat(this.store.complete(this.scope, stale, new StoredResponse(200, Map.of(), "stale".getBytes()), LONG))
+			.isFalse();
+		assertThat(this.store.release(this.scope, stale)).isFalse();
+
+		assertThat(this.store.complete(this.scope, current, binaryResponse(), LONG)).isTrue();
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).response()).isEqualTo(binaryResponse());
+	}
+
+	@Test
+	void renewKeepsLeaseAlivePastItsFirstExpiry() throws Exception {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, SHORT_LEASE);
+		Thread.sleep(SHORT_LEASE.toMillis() / 2);
+		assertThat(this.store.renew(this.scope, token, LONG)).isTrue();
+		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.IN_PROGRESS);
+		assertThat(this.store.complete(this.scope, token, binaryResponse(), LONG)).isTrue();
+	}
+
+	@Test
+	void completedRecordExpiresAfterItsTtl() throws Exception {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, binaryResponse(), Duration.ofMillis(300));
+		Thread.sleep(500);
+		assertThat(this.store.begin(this.scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+	@Test
+	void largeBinaryBodySurvivesRoundTrip() {
+		byte[] body = new byte[1024 * 1024];
+		new java.util.Random(42).nextBytes(body);
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, new StoredResponse(200, Map.of(), body), LONG);
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).response().body()).isEqualTo(body);
+	}
+
+	@Test
+	void concurrentBeginsOnOneScopeAcquireExactlyOnce() throws Exception {
+		assertOneAcquiresAndTheRestSeeItInProgress(raceBegins(this.scope, 24));
+	}
+
+	/** Starts {@code threads} begins on one scope at the same moment and returns their outcomes. */
+	protected List<Outcome> raceBegins(String scope, int threads) throws Exception {
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<Outcome>> outcomes = new ArrayList<>();
+			for (int i = 0; i < threads; i++) {
+				outcomes.add(pool.submit(() -> {
+					start.await();
+					return this.store.begin(scope, "fp", token(), LONG).outcome();
+				}));
+			}
+			start.countDown();
+			List<Outcome> results = new ArrayList<>();
+			for (Future<Outcome> outcome : outcomes) {
+				results.add(outcome.get(30, TimeUnit.SECONDS));
+			}
+			return results;
+		}
+		finally {
+			pool.shutdown();
+		}
+	}
+
+	protected static void assertOneAcquiresAndTheRestSeeItInProgress(List<Outcome> results) {
+		assertThat(results).filteredOn((o) -> o == Outcome.ACQUIRED).hasSize(1);
+		assertThat(results).filteredOn((o) -> o == Outcome.IN_PROGRESS).hasSize(results.size() - 1);
+	}
+
+	@Test
+	void findShowsInProgressRecordWithItsTimesAndNoResponse() {
+		this.store.begin(this.scope, "fp", token(), LONG);
+		IdempotencyRecord record = this.store.find(this.scope).orElseThrow();
+		assertThat(record.scope()).isEqualTo(this.scope);
+		assertThat(record.state()).isEqualTo(IdempotencyRecord.State.IN_PROGRESS);
+		// The store's clock and this JVM's are the same machine's here.
+		assertThat(record.createdAt()).isCloseTo(Instant.now(), within(Duration.ofSeconds(5)));
+		assertThat(record.age()).isBetween(Duration.ZERO, Duration.ofSeconds(5));
+		assertThat(record.expiresIn()).isBetween(LONG.minusSeconds(5), LONG);
+		assertThat(record.responseStatus()).isNull();
+		assertThat(record.responseSize()).isNull();
+		assertThat(record.isResponseStored()).isFalse();
+	}
+
+	@Test
+	void findShowsCompletedRecordWithStoredStatusAndSizeForItsTtl() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		Instant createdAt = this.store.find(this.scope).orElseThrow().createdAt();
+		this.store.complete(this.scope, token, binaryResponse(), Duration.ofHours(1));
+		IdempotencyRecord record = this.store.find(this.scope).orElseThrow();
+		assertThat(record.state()).isEqualTo(IdempotencyRecord.State.COMPLETED);
+		assertThat(record.createdAt()).isEqualTo(createdAt);
+		assertThat(record.expiresIn()).isBetween(Duration.ofMinutes(59), Duration.ofHours(1));
+		assertThat(record.responseStatus()).isEqualTo(201);
+		assertThat(record.responseSize()).isEqualTo(binaryResponse().body().length);
+		assertThat(record.isResponseStored()).isTrue();
+	}
+
+	@Test
+	void findShowsCompletedRecordWithoutResultAsHavingNoResponse() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, null, LONG);
+		IdempotencyRecord record = this.store.find(this.scope).orElseThrow();
+		assertThat(record.state()).isEqualTo(IdempotencyRecord.State.COMPLETED);
+		assertThat(record.responseStatus()).isNull();
+		assertThat(record.responseSize()).isNull();
+	}
+
+	@Test
+	void findFindsNothingWithoutALiveRecord() throws Exception {
+		assertThat(this.store.find(this.scope)).isEmpty();
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.release(this.scope, token);
+		assertThat(this.store.find(this.scope)).isEmpty();
+		this.store.begin(this.scope, "fp", token(), SHORT_LEASE);
+		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		assertThat(this.store.find(this.scope)).isEmpty();
+	}
+
+	@Test
+	void deleteRemovesACompletedRecordSoTheKeyRunsAgain() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, binaryResponse(), LONG);
+		assertThat(this.store.delete(this.scope)).isTrue();
+		assertThat(this.store.find(this.scope)).isEmpty();
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+	@Test
+	void deleteOfAnInProgressRecordTakesTheLeaseFromItsHolder() {
+		String holder = token();
+		this.store.begin(this.scope, "fp", holder, LONG);
+		assertThat(this.store.delete(this.scope)).isTrue();
+		assertThat(this.store.renew(this.scope, holder, LONG)).isFalse();
+		assertThat(this.store.complete(this.scope, holder, binaryResponse(), LONG)).isFalse();
+		assertThat(this.store.release(this.scope, holder)).isFalse();
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+	@Test
+	void deleteAnswersFalseWithoutALiveRecord() throws Exception {
+		assertThat(this.store.delete(this.scope)).isFalse();
+		this.store.begin(this.scope, "fp", token(), SHORT_LEASE);
+		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		assertThat(this.store.delete(this.scope)).isFalse();
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+}

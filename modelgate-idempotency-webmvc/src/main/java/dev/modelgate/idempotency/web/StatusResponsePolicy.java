@@ -1,0 +1,32 @@
+package dev.modelgate.idempotency.web;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The default split: responses are recorded, except server errors (unless asked for) and the
+ * statuses that say "try again": 408, 409, 425 and 429 by default.
+ */
+public class StatusResponsePolicy implements ResponsePolicy {
+
+	/** The statuses that say "try again" and so release the key by default: 408, 409, 425 and 429. */
+	public static final List<Integer> DEFAULT_RELEASE_STATUSES = List.of(408, 409, 425, 429);
+
+	private final Set<Integer> releaseStatuses;
+
+	private final boolean recordServerErrors;
+
+	public StatusResponsePolicy(Set<Integer> releaseStatuses, boolean recordServerErrors) {
+		this.releaseStatuses = Set.copyOf(releaseStatuses);
+		this.recordServerErrors = recordServerErrors;
+	}
+
+	@Override
+	public boolean shouldRecord(int status) {
+		if (status >= 500) {
+			return this.recordServerErrors;
+		}
+		return !this.releaseStatuses.contains(status);
+	}
+
+}
