@@ -3,8 +3,9 @@
 -- schema.table) and %TABLE_BASE_NAME% the same name without its schema. Replace both when copying
 -- this into a Flyway or Liquibase migration.
 --
--- state: in_progress (a holder runs the operation), applied (its transaction committed, the response
--- is not stored yet) or completed (response_* hold the response, or are null when it was not kept).
+-- state: in_progress (a holder runs the operation), applied (its transaction committed, the outcome
+-- is not stored yet) or completed (outcome_kind and outcome hold the outcome as the library encoded
+-- it, or are null when it was not kept).
 -- lease_expires_at is the holder's deadline while in_progress or applied; expires_at is when the
 -- record stops counting and may be purged. Both come from the database clock.
 CREATE TABLE IF NOT EXISTS %TABLE_NAME% (
@@ -14,9 +15,8 @@ CREATE TABLE IF NOT EXISTS %TABLE_NAME% (
 	token VARCHAR(64) NOT NULL,
 	version BIGINT NOT NULL,
 	lease_expires_at TIMESTAMP WITH TIME ZONE,
-	response_status INTEGER,
-	response_headers BYTEA,
-	response_body BYTEA,
+	outcome_kind VARCHAR(16),
+	outcome BYTEA,
 	created_at TIMESTAMP WITH TIME ZONE NOT NULL,
 	expires_at TIMESTAMP WITH TIME ZONE NOT NULL,
 	CONSTRAINT %TABLE_BASE_NAME%_pk PRIMARY KEY (scope),
@@ -24,3 +24,8 @@ CREATE TABLE IF NOT EXISTS %TABLE_NAME% (
 );
 
 CREATE INDEX IF NOT EXISTS %TABLE_BASE_NAME%_expires_at_idx ON %TABLE_NAME% (expires_at);
+
+-- Tables created by 0.1.0 snapshots kept the outcome as response_status, response_headers and
+-- response_body; those columns are left alone (they are nullable and no longer written).
+ALTER TABLE %TABLE_NAME% ADD COLUMN IF NOT EXISTS outcome_kind VARCHAR(16);
+ALTER TABLE %TABLE_NAME% ADD COLUMN IF NOT EXISTS outcome BYTEA;

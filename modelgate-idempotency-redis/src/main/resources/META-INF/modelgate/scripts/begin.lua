@@ -2,7 +2,7 @@
 -- (never written, released, or its lease or retention expired) is acquired.
 -- KEYS[1]: the record. ARGV[1]: fingerprint, ARGV[2]: token, ARGV[3]: lease in milliseconds.
 -- Answers {'acquired'}, {'mismatch'}, {'in_progress'}, {'completed'} when the result was not kept,
--- or {'completed', status, headers, body}.
+-- or {'completed', kind, outcome}.
 if redis.call('EXISTS', KEYS[1]) == 0 then
 	-- 'created' (epoch milliseconds) is taken from the Redis clock, the one the expiry runs on, so
 	-- that an operator reading the record measures its age and its expiry on the same clock. Writing
@@ -25,8 +25,8 @@ end
 if record[2] == 'in_progress' then
 	return { 'in_progress' }
 end
-local response = redis.call('HMGET', KEYS[1], 'status', 'headers', 'body')
-if not response[1] then
+local outcome = redis.call('HMGET', KEYS[1], 'kind', 'outcome')
+if not outcome[1] then
 	return { 'completed' }
 end
-return { 'completed', response[1], response[2], response[3] }
+return { 'completed', outcome[1], outcome[2] }

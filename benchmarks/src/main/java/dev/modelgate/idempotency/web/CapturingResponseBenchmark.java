@@ -21,11 +21,11 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 import dev.modelgate.idempotency.benchmarks.ChatBodies;
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**
  * Holding a handler's response back for the record: write the body into a {@link CapturingResponse},
- * turn it into the {@link StoredResponse} the store receives, then send it on. {@code direct} writes
+ * turn it into the {@link StoredOutcome} the store receives, then send it on. {@code direct} writes
  * the same response straight to the container's response (a mock that takes writes in blocks, see
  * {@link BlockMocks}), so the difference is what capture costs.
  * (This class sits in the filter's package because the capturing response is package-private.)
@@ -61,11 +61,11 @@ public class CapturingResponseBenchmark {
 	}
 
 	@Benchmark
-	public StoredResponse captured() throws IOException {
+	public StoredOutcome captured() throws IOException {
 		MockHttpServletResponse response = BlockMocks.response();
 		CapturingResponse capture = new CapturingResponse(response, 1024 * 1024, NO_OVERFLOW);
 		writeAsHandler(capture);
-		StoredResponse stored = capture.toStoredResponse(this.replayHeaders);
+		StoredOutcome stored = capture.toStoredOutcome(this.replayHeaders);
 		capture.commit();
 		return stored;
 	}

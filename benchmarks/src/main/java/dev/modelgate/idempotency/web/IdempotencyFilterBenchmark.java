@@ -45,7 +45,7 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyStore;
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**
  * The filter's own cost on each path, with the container, the DispatcherServlet and the store taken
@@ -112,8 +112,8 @@ public class IdempotencyFilterBenchmark {
 				new IdempotentHandlerResolver.Defaults(Duration.ofHours(24), Duration.ofSeconds(30),
 						Duration.ofSeconds(10)));
 		resolver.afterSingletonsInstantiated();
-		StoredResponse stored = new StoredResponse(200, Map.of("Content-Type", List.of("application/json")),
-				this.responseBody);
+		StoredOutcome stored = HttpResponseRecord.encode(200, Map.of("Content-Type", List.of("application/json")),
+				this.responseBody, this.responseBody.length);
 		Duration operationTimeout = Duration.ofSeconds(2);
 		this.acquiring = IdempotencyCoordinator.create(new AnsweringStore(BeginResult.acquired(), operationTimeout),
 				operationTimeout);
@@ -249,7 +249,7 @@ public class IdempotencyFilterBenchmark {
 		}
 
 		@Override
-		public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
+		public boolean complete(String scope, String token, StoredOutcome outcome, Duration ttl) {
 			return true;
 		}
 

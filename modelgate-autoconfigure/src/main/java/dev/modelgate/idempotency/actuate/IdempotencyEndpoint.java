@@ -144,18 +144,20 @@ public class IdempotencyEndpoint {
 	 * @param expiresAt when the record stops counting: the lease's end while in progress, the end of
 	 * retention once completed
 	 * @param expiresIn how long until then (ISO-8601 duration)
-	 * @param responseStatus the status a retry is replayed with, or {@code null} when no response is
-	 * stored (in progress, or completed with its result not kept: a retry gets 410)
-	 * @param responseSize the size of the stored body in bytes, or {@code null}
+	 * @param outcome what a retry is replayed with ({@code response} for a request's recorded
+	 * response; {@code value}, {@code null}, {@code failure} or {@code unknown} for a template call), or
+	 * {@code null} when nothing is stored (in progress, or completed with its result not kept: a retry
+	 * gets 410)
+	 * @param outcomeSize the size of the stored outcome in bytes, or {@code null}
 	 */
 	public record RecordDescriptor(String scope, String state, @Nullable String createdAt, @Nullable String age,
-			@Nullable String expiresAt, @Nullable String expiresIn, @Nullable Integer responseStatus,
-			@Nullable Long responseSize) implements OperationResponseBody {
+			@Nullable String expiresAt, @Nullable String expiresIn, @Nullable String outcome,
+			@Nullable Long outcomeSize) implements OperationResponseBody {
 
 		static RecordDescriptor of(IdempotencyRecord record) {
 			return new RecordDescriptor(record.scope(), record.state().name().toLowerCase(Locale.ROOT),
 					text(record.createdAt()), text(record.age()), text(record.expiresAt()), text(record.expiresIn()),
-					record.responseStatus(), record.responseSize());
+					(record.outcomeKind() != null) ? record.outcomeKind().code() : null, record.outcomeSize());
 		}
 
 		private static @Nullable String text(@Nullable Instant instant) {

@@ -1,5 +1,7 @@
 package dev.modelgate.idempotency.autoconfigure;
 
+import java.time.Clock;
+
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,8 +17,9 @@ import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 class MemoryStoreConfiguration {
 
 	@Bean
-	InMemoryIdempotencyStore inMemoryIdempotencyStore() {
-		return new InMemoryIdempotencyStore();
+	InMemoryIdempotencyStore inMemoryIdempotencyStore(ModelgateIdempotencyProperties properties) {
+		return new InMemoryIdempotencyStore(Clock.systemUTC(), properties.getMemory().getMaxEntries(),
+				properties.getMemory().getMaxBytes().toBytes());
 	}
 
 }

@@ -17,6 +17,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.modelgate.idempotency.core.FailurePolicy;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
+import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
 import dev.modelgate.idempotency.operation.IdempotentOperationInterceptor;
 import dev.modelgate.idempotency.operation.IdempotentOperationPostProcessor;
@@ -38,9 +39,9 @@ public class ModelgateIdempotencyOperationsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	IdempotencyTemplate idempotencyTemplate(IdempotencyCoordinator coordinator,
-			ModelgateIdempotencyProperties properties) {
+			ModelgateIdempotencyProperties properties, ObjectProvider<IdempotencyListener> listeners) {
 		return new IdempotencyTemplate(coordinator, new IdempotencyTemplate.Defaults(properties.getTtl(),
-				properties.getLeaseTtl(), Duration.ZERO, FailurePolicy.standard()));
+				properties.getLeaseTtl(), Duration.ZERO, FailurePolicy.standard()), listeners.orderedStream().toList());
 	}
 
 	@Bean

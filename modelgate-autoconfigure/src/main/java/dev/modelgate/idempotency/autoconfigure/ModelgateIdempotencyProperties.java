@@ -5,8 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.util.unit.DataSize;
+
+import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 
 /**
  * Configuration of Idempotency-Key handling for {@code @Idempotent} endpoints.
@@ -104,6 +105,8 @@ public class ModelgateIdempotencyProperties {
 	private final Redis redis = new Redis();
 
 	private final Jdbc jdbc = new Jdbc();
+
+	private final Memory memory = new Memory();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -237,6 +240,10 @@ public class ModelgateIdempotencyProperties {
 		return this.redis;
 	}
 
+	public Memory getMemory() {
+		return this.memory;
+	}
+
 	public Jdbc getJdbc() {
 		return this.jdbc;
 	}
@@ -288,7 +295,7 @@ public class ModelgateIdempotencyProperties {
 		 * When to create the table at start-up: always, only for embedded databases, or never (nothing
 		 * touches the database at start-up).
 		 */
-		private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
+		private SchemaInitialization initializeSchema = SchemaInitialization.EMBEDDED;
 
 		/**
 		 * How often expired records are deleted.
@@ -303,11 +310,11 @@ public class ModelgateIdempotencyProperties {
 			this.tableName = tableName;
 		}
 
-		public DatabaseInitializationMode getInitializeSchema() {
+		public SchemaInitialization getInitializeSchema() {
 			return this.initializeSchema;
 		}
 
-		public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+		public void setInitializeSchema(SchemaInitialization initializeSchema) {
 			this.initializeSchema = initializeSchema;
 		}
 
@@ -317,6 +324,58 @@ public class ModelgateIdempotencyProperties {
 
 		public void setPurgeInterval(Duration purgeInterval) {
 			this.purgeInterval = purgeInterval;
+		}
+
+	}
+
+	/**
+	 * When the JDBC store creates its table at start-up. The same values as Spring Boot's own
+	 * {@code initialize-schema} settings; declared here so that the properties load in an application
+	 * without JDBC on its class path.
+	 */
+	public enum SchemaInitialization {
+
+		/** Create what is missing on every start. */
+		ALWAYS,
+
+		/** Only for an embedded database. */
+		EMBEDDED,
+
+		/** Never: nothing touches the database at start-up. */
+		NEVER
+
+	}
+
+	/** In-memory store settings. */
+	public static class Memory {
+
+		/**
+		 * Most records kept at once. When full, the completed records that completed longest ago are
+		 * evicted (a retry of such a key runs again); records in progress never are, and when they
+		 * alone fill the store a new key is answered 503.
+		 */
+		private int maxEntries = InMemoryIdempotencyStore.DEFAULT_MAX_ENTRIES;
+
+		/**
+		 * Most bytes of stored outcomes kept at once, evicted like max-entries. An outcome that does not
+		 * fit even then is recorded as completed without its result (a retry gets 410).
+		 */
+		private DataSize maxBytes = DataSize.ofMegabytes(64);
+
+		public int getMaxEntries() {
+			return this.maxEntries;
+		}
+
+		public void setMaxEntries(int maxEntries) {
+			this.maxEntries = maxEntries;
+		}
+
+		public DataSize getMaxBytes() {
+			return this.maxBytes;
+		}
+
+		public void setMaxBytes(DataSize maxBytes) {
+			this.maxBytes = maxBytes;
 		}
 
 	}

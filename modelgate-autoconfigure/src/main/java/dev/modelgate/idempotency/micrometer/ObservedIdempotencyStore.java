@@ -8,12 +8,13 @@ import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStores;
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**
  * Wraps each store call in a Micrometer {@link Observation}: with Spring Boot's default handlers that
@@ -59,8 +60,8 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 	}
 
 	@Override
-	public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
-		return observe("complete", scope, () -> this.delegate.complete(scope, token, response, ttl),
+	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
+		return observe("complete", scope, () -> this.delegate.complete(scope, token, outcome, ttl),
 				ObservedIdempotencyStore::accepted);
 	}
 

@@ -81,8 +81,8 @@ class IdempotencyEndpointHttpTests {
 		String scope = scope(DefaultClientIdentityResolver.headerIdentity(API_KEY), "/orders", key);
 		assertThat(record.get("scope").stringValue()).isEqualTo(scope);
 		assertThat(record.get("state").stringValue()).isEqualTo("completed");
-		assertThat(record.get("responseStatus").intValue()).isEqualTo(201);
-		assertThat(record.get("responseSize").longValue()).isPositive();
+		assertThat(record.get("outcome").stringValue()).isEqualTo("response");
+		assertThat(record.get("outcomeSize").longValue()).isPositive();
 		assertThat(Duration.parse(record.get("age").stringValue())).isBetween(Duration.ZERO, Duration.ofMinutes(1));
 		assertThat(Duration.parse(record.get("expiresIn").stringValue())).isBetween(Duration.ofHours(23),
 				Duration.ofHours(24));
@@ -117,7 +117,7 @@ class IdempotencyEndpointHttpTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.invocations.count("slow") == 1);
 			JsonNode running = JSON.readTree(this.http.get("/actuator/idempotency/" + scope).body());
 			assertThat(running.get("state").stringValue()).isEqualTo("in_progress");
-			assertThat(running.has("responseStatus")).as("no response stored yet").isFalse();
+			assertThat(running.has("outcome")).as("no outcome stored yet").isFalse();
 			assertThat(Duration.parse(running.get("expiresIn").stringValue())).isBetween(Duration.ZERO,
 					Duration.ofSeconds(30));
 

@@ -13,7 +13,7 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyStore;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchema;
 import dev.modelgate.idempotency.testsupport.PostgresTestServer;
@@ -116,7 +116,7 @@ class IdempotencyStoreHealthIndicatorTests {
 		}
 
 		@Override
-		public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
+		public boolean complete(String scope, String token, StoredOutcome response, Duration ttl) {
 			throw new UnsupportedOperationException();
 		}
 

@@ -14,7 +14,7 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.TimeBoundedIdempotencyStore;
 
 import static io.micrometer.observation.tck.TestObservationRegistryAssert.assertThat;
@@ -57,7 +57,7 @@ class ObservedIdempotencyStoreTests {
 		store.begin("s", "fp", "t", LONG);
 		store.renew("s", "t", LONG);
 		store.renew("s", "other", LONG);
-		store.complete("s", "t", new StoredResponse(200, Map.of(), new byte[0]), LONG);
+		store.complete("s", "t", new StoredOutcome(StoredOutcome.Kind.RESPONSE, new byte[0]), LONG);
 		store.release("s", "t");
 		store.find("s");
 		store.find("absent");

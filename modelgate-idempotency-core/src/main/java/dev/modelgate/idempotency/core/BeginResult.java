@@ -1,13 +1,15 @@
 package dev.modelgate.idempotency.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What the store answered to {@link IdempotencyStore#begin}.
  *
  * @param outcome the decision
- * @param response for {@link Outcome#COMPLETED}: the stored response, or {@code null} when the
- * operation completed but its result was not kept
+ * @param stored for {@link Outcome#COMPLETED}: the stored outcome, or {@code null} when the operation
+ * completed but its result was not kept
  */
-public record BeginResult(Outcome outcome, StoredResponse response) {
+public record BeginResult(Outcome outcome, @Nullable StoredOutcome stored) {
 
 	private static final BeginResult ACQUIRED = new BeginResult(Outcome.ACQUIRED, null);
 
@@ -27,8 +29,8 @@ public record BeginResult(Outcome outcome, StoredResponse response) {
 		return IN_PROGRESS;
 	}
 
-	public static BeginResult completed(StoredResponse response) {
-		return new BeginResult(Outcome.COMPLETED, response);
+	public static BeginResult completed(@Nullable StoredOutcome stored) {
+		return new BeginResult(Outcome.COMPLETED, stored);
 	}
 
 	/** The four answers of the state machine. */
@@ -43,7 +45,7 @@ public record BeginResult(Outcome outcome, StoredResponse response) {
 		/** The same request is still running under another token. */
 		IN_PROGRESS,
 
-		/** The same request completed: replay its response. */
+		/** The same request completed: replay its outcome. */
 		COMPLETED
 
 	}

@@ -3,11 +3,13 @@ package dev.modelgate.idempotency.core;
 import java.time.Duration;
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What a store holds for one scope, as far as an operator may see it: the state, when the attempt
- * began, when the record stops counting, and the status of the stored response. It deliberately
- * carries neither the response body nor its headers, nor anything from which the key or the client
- * could be read back; the fingerprint and the token stay in the store too.
+ * began, when the record stops counting, and the kind and size of the stored outcome. It deliberately
+ * carries neither the outcome itself nor anything from which the key or the client could be read
+ * back; the fingerprint and the token stay in the store too.
  *
  * @param scope the scope hash
  * @param state where the record is in its lifecycle
@@ -17,26 +19,26 @@ import java.time.Instant;
  * in progress, the end of retention once completed; {@code null} when it has no expiry
  * @param now the store's clock when the record was read, so that age and time to expiry are measured
  * on one clock
- * @param responseStatus the HTTP status of the stored response, or {@code null} when there is none
- * (still in progress, or completed with its result not kept)
- * @param responseSize the size of the stored body in bytes, or {@code null} when there is none
+ * @param outcomeKind the kind of the stored outcome, or {@code null} when there is none (still in
+ * progress, or completed with its result not kept)
+ * @param outcomeSize the size of the stored outcome in bytes, or {@code null} when there is none
  */
-public record IdempotencyRecord(String scope, State state, Instant createdAt, Instant expiresAt, Instant now,
-		Integer responseStatus, Long responseSize) {
+public record IdempotencyRecord(String scope, State state, @Nullable Instant createdAt, @Nullable Instant expiresAt,
+		Instant now, StoredOutcome.@Nullable Kind outcomeKind, @Nullable Long outcomeSize) {
 
 	/** How long ago the attempt began, or {@code null} when the creation time is unknown. */
-	public Duration age() {
+	public @Nullable Duration age() {
 		return (this.createdAt != null) ? Duration.between(this.createdAt, this.now) : null;
 	}
 
 	/** How long until the record stops counting, or {@code null} when it has no expiry. */
-	public Duration expiresIn() {
+	public @Nullable Duration expiresIn() {
 		return (this.expiresAt != null) ? Duration.between(this.now, this.expiresAt) : null;
 	}
 
-	/** Whether a response is stored for replay. */
-	public boolean isResponseStored() {
-		return this.responseStatus != null;
+	/** Whether an outcome is stored for replay. */
+	public boolean isOutcomeStored() {
+		return this.outcomeKind != null;
 	}
 
 	/** The lifecycle states a record can be found in. */

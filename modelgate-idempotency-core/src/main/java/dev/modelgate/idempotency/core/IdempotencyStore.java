@@ -1,5 +1,7 @@
 package dev.modelgate.idempotency.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.Optional;
 
@@ -10,7 +12,7 @@ import java.util.Optional;
  * made-up answer) when the store cannot be asked.
  *
  * <pre>
- *   (absent) --begin--> in_progress(token, lease) --complete--> completed(response, ttl)
+ *   (absent) --begin--> in_progress(token, lease) --complete--> completed(outcome, ttl)
  *                            |   ^ renew                 \--release--> (absent)
  *                            \-- lease expires --> (absent)
  * </pre>
@@ -31,7 +33,7 @@ public interface IdempotencyStore {
 	 * @param token a fresh random token that identifies this attempt
 	 * @param leaseTtl how long the acquisition holds without a {@link #renew renewal}
 	 * @return {@code ACQUIRED} when no live record existed; otherwise, checked in this order,
-	 * {@code MISMATCH}, {@code IN_PROGRESS} or {@code COMPLETED} (with the stored response, or
+	 * {@code MISMATCH}, {@code IN_PROGRESS} or {@code COMPLETED} (with the stored outcome, or
 	 * {@code null} when the result was not kept)
 	 */
 	BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl);
@@ -44,11 +46,11 @@ public interface IdempotencyStore {
 
 	/**
 	 * Records the outcome of an attempt and keeps it for {@code ttl}.
-	 * @param response the response to replay, or {@code null} when the operation ran but its result is
-	 * not kept (retries are told so instead of running it again)
+	 * @param outcome the outcome to replay, kept byte for byte, or {@code null} when the operation ran
+	 * but its result is not kept (retries are told so instead of running it again)
 	 * @return {@code false} when the record is gone or held by another token
 	 */
-	boolean complete(String scope, String token, StoredResponse response, Duration ttl);
+	boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl);
 
 	/**
 	 * Deletes an in-progress record so that a retry runs again.
@@ -57,8 +59,8 @@ public interface IdempotencyStore {
 	boolean release(String scope, String token);
 
 	/**
-	 * Reads what an operator may see of a live record: state, times and stored status, never the
-	 * body, the fingerprint or the token. A record past its expiry is not found.
+	 * Reads what an operator may see of a live record: state, times, and the kind and size of the
+	 * stored outcome; never the outcome itself, the fingerprint or the token. A record past its expiry is not found.
 	 * @param scope the scope hash
 	 * @return the record, or empty when there is no live record for the scope
 	 * @throws IdempotencyStoreException when the store cannot be asked or the record is unreadable
@@ -88,7 +90,7 @@ public interface IdempotencyStore {
 	 * handing each call to another thread that it can abandon.
 	 * @return the limit, or {@code null} (the default) when the store does not bound its calls
 	 */
-	default Duration callTimeLimit() {
+	default @Nullable Duration callTimeLimit() {
 		return null;
 	}
 

@@ -1,7 +1,10 @@
 package dev.modelgate.idempotency.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,14 +64,26 @@ public class IdempotencyTemplate {
 
 	private final Defaults defaults;
 
+	private final DecisionReporter reporter;
+
 	/** A template with {@link Defaults#standard()}. */
 	public IdempotencyTemplate(IdempotencyCoordinator coordinator) {
 		this(coordinator, Defaults.standard());
 	}
 
 	public IdempotencyTemplate(IdempotencyCoordinator coordinator, Defaults defaults) {
+		this(coordinator, defaults, List.of());
+	}
+
+	/**
+	 * @param listeners told of every decision, as the web filter tells them: the method of those
+	 * decisions is {@link IdempotencyDecision#OPERATION}, their route the operation's name
+	 */
+	public IdempotencyTemplate(IdempotencyCoordinator coordinator, Defaults defaults,
+			List<? extends IdempotencyListener> listeners) {
 		this.coordinator = Objects.requireNonNull(coordinator, "coordinator must not be null");
 		this.defaults = Objects.requireNonNull(defaults, "defaults must not be null");
+		this.reporter = DecisionReporter.of(listeners);
 	}
 
 	public Defaults getDefaults() {
@@ -99,26 +114,50 @@ public class IdempotencyTemplate {
 		Objects.requireNonNull(work, "work must not be null");
 		Settings settings = settings(call);
 		String fingerprint = call.fingerprintHash();
-		long deadline = System.nanoTime() + settings.waitTimeout().toNanos();
+		long started = System.nanoTime();
+		long deadline = started + settings.waitTimeout().toNanos();
 		for (int round = 0; round < MAX_ROUNDS; round++) {
 			String scope = call.scope(round);
 			Duration wait = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-			Attempt attempt = this.coordinator.begin(scope, fingerprint, settings.leaseTtl(), wait);
+			Attempt attempt;
+			try {
+				attempt = this.coordinator.begin(scope, fingerprint, settings.leaseTtl(), wait);
+			}
+			catch (IdempotencyStoreException ex) {
+				decide(IdempotencyOutcome.STORE_UNAVAILABLE, call, scope);
+				throw ex;
+			}
+			if (attempt.waited()) {
+				decide(IdempotencyOutcome.WAITED, call, scope);
+			}
 			switch (attempt.outcome()) {
 				case ACQUIRED:
-					return new Execution<>(call, settings, attempt.lease(), round > 0).run(work);
+					decide(IdempotencyOutcome.ACQUIRED, call, scope);
+					Settlement settlement = new Settlement(attempt.lease(), this.reporter, IdempotencyDecision.OPERATION,
+							call.operation(), settings.ttl());
+					try {
+						return new Execution<>(call, settings, attempt.lease(), settlement, round > 0).run(work);
+					}
+					finally {
+						responded(IdempotencyListener.ResponseKind.FIRST, call, started);
+					}
 				case MISMATCH:
+					decide(IdempotencyOutcome.MISMATCH, call, scope);
 					throw new IdempotencyKeyReusedException(call.operation(), scope);
 				case IN_PROGRESS:
+					decide(IdempotencyOutcome.IN_PROGRESS, call, scope);
 					throw new IdempotencyInProgressException(call.operation(), scope);
 				case COMPLETED:
-					StoredResponse stored = attempt.result().response();
+					StoredOutcome stored = attempt.result().stored();
 					if (stored == null) {
+						decide(IdempotencyOutcome.RESULT_UNAVAILABLE, call, scope);
 						throw new IdempotencyResultUnavailableException(call.operation(), scope);
 					}
-					OperationRecord record = OperationRecord.read(stored, scope);
-					if (record.kind() != OperationRecord.Kind.UNKNOWN) {
-						return replay(call, scope, record);
+					if (OperationRecord.read(stored, scope).kind() != StoredOutcome.Kind.UNKNOWN) {
+						decide(IdempotencyOutcome.REPLAYED, call, scope);
+						T replayed = replay(call, scope, stored);
+						responded(IdempotencyListener.ResponseKind.REPLAY, call, started);
+						return replayed;
 					}
 					if (call.reconciler() == null) {
 						throw new OutcomeUnknownException("Operation '" + call.operation()
@@ -139,10 +178,20 @@ public class IdempotencyTemplate {
 				(call.failurePolicy() != null) ? call.failurePolicy() : this.defaults.failurePolicy());
 	}
 
-	private static <T> T replay(IdempotentCall<T> call, String scope, OperationRecord record) {
-		return switch (record.kind()) {
-			case VALUE -> decode(call, scope, record.body());
-			case FAILURE -> throw new RecordedFailureException(record.failureType(), record.failureMessage());
+	private void decide(IdempotencyOutcome outcome, IdempotentCall<?> call, String scope) {
+		this.reporter.decide(outcome, IdempotencyDecision.OPERATION, call.operation(), scope);
+	}
+
+	private void responded(IdempotencyListener.ResponseKind kind, IdempotentCall<?> call, long started) {
+		this.reporter.responded(kind, IdempotencyDecision.OPERATION, call.operation(),
+				Duration.ofNanos(System.nanoTime() - started));
+	}
+
+	private static <T> @Nullable T replay(IdempotentCall<T> call, String scope, StoredOutcome stored) {
+		return switch (stored.kind()) {
+			case VALUE -> decode(call, scope, stored.payload());
+			case FAILURE -> throw new RecordedFailureException(OperationRecord.failureType(stored),
+					OperationRecord.failureMessage(stored));
 			default -> null;
 		};
 	}
@@ -198,12 +247,16 @@ public class IdempotencyTemplate {
 
 		private final Lease lease;
 
+		private final Settlement settlement;
+
 		private final boolean settlesUnknownOutcome;
 
-		Execution(IdempotentCall<T> call, Settings settings, Lease lease, boolean settlesUnknownOutcome) {
+		Execution(IdempotentCall<T> call, Settings settings, Lease lease, Settlement settlement,
+				boolean settlesUnknownOutcome) {
 			this.call = call;
 			this.settings = settings;
 			this.lease = lease;
+			this.settlement = settlement;
 			this.settlesUnknownOutcome = settlesUnknownOutcome;
 		}
 
@@ -274,27 +327,12 @@ public class IdempotencyTemplate {
 			return value;
 		}
 
-		private void complete(StoredResponse record) {
-			try {
-				if (!this.lease.complete(record, this.settings.ttl())) {
-					logger.warn("Idempotency lease for scope " + this.lease.scope()
-							+ " was lost before completion (another attempt took over); the outcome is not recorded");
-				}
-			}
-			catch (IdempotencyStoreException ex) {
-				logger.warn("Could not record the outcome for idempotency scope " + this.lease.scope()
-						+ "; the lease will run out on its own: " + ex.getMessage());
-			}
+		private void complete(@Nullable StoredOutcome outcome) {
+			this.settlement.record(outcome);
 		}
 
 		private void release() {
-			try {
-				this.lease.release();
-			}
-			catch (IdempotencyStoreException ex) {
-				logger.warn("Could not release idempotency scope " + this.lease.scope()
-						+ "; the lease will run out on its own: " + ex.getMessage());
-			}
+			this.settlement.release(null);
 		}
 
 	}

@@ -3,66 +3,139 @@ package dev.modelgate.idempotency.core;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A store for a single process, for tests, demos and single-instance deployments. Records vanish
  * with the process, and two instances behind a load balancer do not see each other's keys.
+ *
+ * <p>The store is bounded, by the number of records and by the bytes of the outcomes it keeps, so
+ * that a burst of distinct keys with large responses cannot exhaust the heap. When a new record or
+ * an outcome does not fit, expired records go first, then the completed records that completed
+ * longest ago (a retry of one of those keys runs again, as it would after its {@code ttl}). A record
+ * in progress is never evicted: when in-progress records alone fill {@code maxEntries}, {@code begin}
+ * fails with {@link IdempotencyStoreException} (the web filter answers 503, and the operation does
+ * not run), and an outcome that cannot fit even after every completed record went is recorded as
+ * "completed, result not kept" (retries are told the operation ran instead of running it again).
+ *
+ * <p>Every call takes one lock for a few map operations; none waits for anything else, so callers
+ * need no thread hand-off ({@link #callTimeLimit()} is zero).
  */
 public class InMemoryIdempotencyStore implements IdempotencyStore {
 
-	private static final int SWEEP_EVERY = 1024;
+	/** The default bound on the number of records: 10,000. */
+	public static final int DEFAULT_MAX_ENTRIES = 10_000;
 
-	private final Map<String, Entry> records = new ConcurrentHashMap<>();
+	/** The default bound on the bytes of stored outcomes: 64 MiB. */
+	public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
+
+	private static final Logger logger = LoggerFactory.getLogger(InMemoryIdempotencyStore.class);
+
+	/** In the order records were begun or completed, so the head is the first to evict. */
+	private final LinkedHashMap<String, Entry> records = new LinkedHashMap<>();
 
 	private final Clock clock;
 
-	private int writesSinceSweep;
+	private final int maxEntries;
 
+	private final long maxBytes;
+
+	private long bytes;
+
+	private long evictions;
+
+	/** A store with {@link #DEFAULT_MAX_ENTRIES} and {@link #DEFAULT_MAX_BYTES}. */
 	public InMemoryIdempotencyStore() {
 		this(Clock.systemUTC());
 	}
 
 	public InMemoryIdempotencyStore(Clock clock) {
+		this(clock, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_BYTES);
+	}
+
+	/**
+	 * @param clock the store's clock
+	 * @param maxEntries the most records kept at once, in progress or completed
+	 * @param maxBytes the most bytes of stored outcomes kept at once
+	 */
+	public InMemoryIdempotencyStore(Clock clock, int maxEntries, long maxBytes) {
+		if (maxEntries < 1) {
+			throw new IllegalArgumentException("maxEntries must be positive, was " + maxEntries);
+		}
+		if (maxBytes < 1) {
+			throw new IllegalArgumentException("maxBytes must be positive, was " + maxBytes);
+		}
 		this.clock = clock;
+		this.maxEntries = maxEntries;
+		this.maxBytes = maxBytes;
 	}
 
 	@Override
-	public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
+	public synchronized BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
 		Instant now = this.clock.instant();
-		AtomicReference<BeginResult> result = new AtomicReference<>();
-		this.records.compute(scope, (key, existing) -> {
-			if (existing == null || existing.isExpired(now)) {
-				result.set(BeginResult.acquired());
-				return Entry.inProgress(fingerprint, token, now, now.plus(leaseTtl));
-			}
-			result.set(existing.answer(fingerprint));
-			return existing;
-		});
-		sweepOccasionally(now);
-		return result.get();
+		Entry existing = this.records.get(scope);
+		if (existing != null && !existing.isExpired(now)) {
+			return existing.answer(fingerprint);
+		}
+		if (existing != null) {
+			remove(scope);
+		}
+		if (!makeRoom(1, 0, now)) {
+			throw new IdempotencyStoreException("The in-memory idempotency store is full: " + this.records.size()
+					+ " records are in progress (max-entries " + this.maxEntries + ")");
+		}
+		this.records.put(scope, Entry.inProgress(fingerprint, token, now, now.plus(leaseTtl)));
+		return BeginResult.acquired();
 	}
 
 	@Override
-	public boolean renew(String scope, String token, Duration leaseTtl) {
-		return transition(scope, token, (entry, now) -> entry.withExpiry(now.plus(leaseTtl)));
+	public synchronized boolean renew(String scope, String token, Duration leaseTtl) {
+		Instant now = this.clock.instant();
+		Entry entry = heldBy(scope, token, now);
+		if (entry == null) {
+			return false;
+		}
+		this.records.put(scope, entry.withExpiry(now.plus(leaseTtl)));
+		return true;
 	}
 
 	@Override
-	public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
-		return transition(scope, token, (entry, now) -> entry.completed(response, now.plus(ttl)));
+	public synchronized boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
+		Instant now = this.clock.instant();
+		Entry entry = heldBy(scope, token, now);
+		if (entry == null) {
+			return false;
+		}
+		remove(scope);
+		StoredOutcome kept = outcome;
+		if (kept != null && !makeRoom(1, kept.size(), now)) {
+			logger.warn("The in-memory idempotency store cannot keep the {}-byte outcome of scope {} within "
+					+ "max-bytes {}; it is recorded as completed without its result", kept.size(), scope, this.maxBytes);
+			kept = null;
+		}
+		// Re-inserted, so that completed records are evicted in the order they completed.
+		put(scope, entry.completed(kept, now.plus(ttl)));
+		return true;
 	}
 
 	@Override
-	public boolean release(String scope, String token) {
-		return transition(scope, token, (entry, now) -> null);
+	public synchronized boolean release(String scope, String token) {
+		if (heldBy(scope, token, this.clock.instant()) == null) {
+			return false;
+		}
+		remove(scope);
+		return true;
 	}
 
 	@Override
-	public Optional<IdempotencyRecord> find(String scope) {
+	public synchronized Optional<IdempotencyRecord> find(String scope) {
 		Instant now = this.clock.instant();
 		Entry entry = this.records.get(scope);
 		if (entry == null || entry.isExpired(now)) {
@@ -72,54 +145,103 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 	}
 
 	@Override
-	public boolean delete(String scope) {
-		Instant now = this.clock.instant();
-		boolean[] deleted = { false };
-		this.records.computeIfPresent(scope, (key, entry) -> {
-			deleted[0] = !entry.isExpired(now);
-			return null;
-		});
-		return deleted[0];
+	public synchronized boolean delete(String scope) {
+		Entry entry = remove(scope);
+		return entry != null && !entry.isExpired(this.clock.instant());
 	}
 
-	/** Applies a change to the record held by {@code token}; false when it is not held by it. */
-	private boolean transition(String scope, String token, Change change) {
-		Instant now = this.clock.instant();
-		boolean[] applied = { false };
-		this.records.computeIfPresent(scope, (key, entry) -> {
-			if (entry.isExpired(now)) {
-				return null;
-			}
-			if (entry.completed || !entry.token.equals(token)) {
-				return entry;
-			}
-			applied[0] = true;
-			return change.apply(entry, now);
-		});
-		return applied[0];
-	}
-
-	private void sweepOccasionally(Instant now) {
-		// A racy counter is fine: the sweep only bounds memory, correctness comes from isExpired.
-		if (++this.writesSinceSweep >= SWEEP_EVERY) {
-			this.writesSinceSweep = 0;
-			this.records.values().removeIf((entry) -> entry.isExpired(now));
-		}
+	/** Never waits: the memory store answers on the caller's thread. */
+	@Override
+	public Duration callTimeLimit() {
+		return Duration.ZERO;
 	}
 
 	/** Number of live records, for tests and diagnostics. */
-	public int size() {
+	public synchronized int size() {
 		Instant now = this.clock.instant();
 		return (int) this.records.values().stream().filter((entry) -> !entry.isExpired(now)).count();
 	}
 
-	private interface Change {
-
-		Entry apply(Entry entry, Instant now);
-
+	/** Bytes of stored outcomes currently kept, expired records included until they are swept. */
+	public synchronized long storedBytes() {
+		return this.bytes;
 	}
 
-	private record Entry(String fingerprint, String token, boolean completed, StoredResponse response,
+	/** How many completed records were evicted before their expiry to make room. */
+	public synchronized long evictions() {
+		return this.evictions;
+	}
+
+	private @Nullable Entry heldBy(String scope, String token, Instant now) {
+		Entry entry = this.records.get(scope);
+		if (entry == null) {
+			return null;
+		}
+		if (entry.isExpired(now)) {
+			remove(scope);
+			return null;
+		}
+		return (!entry.completed() && entry.token().equals(token)) ? entry : null;
+	}
+
+	/**
+	 * Frees room for {@code entries} more records holding {@code size} more bytes: expired records
+	 * first, then completed ones, oldest first; never a record in progress.
+	 * @return whether the room is there
+	 */
+	private boolean makeRoom(int entries, long size, Instant now) {
+		if (size > this.maxBytes) {
+			return false;
+		}
+		if (fits(entries, size)) {
+			return true;
+		}
+		this.records.entrySet().removeIf((record) -> {
+			boolean expired = record.getValue().isExpired(now);
+			if (expired) {
+				this.bytes -= record.getValue().size();
+			}
+			return expired;
+		});
+		Iterator<Map.Entry<String, Entry>> oldestFirst = this.records.entrySet().iterator();
+		long evicted = 0;
+		while (!fits(entries, size) && oldestFirst.hasNext()) {
+			Entry entry = oldestFirst.next().getValue();
+			if (entry.completed()) {
+				oldestFirst.remove();
+				this.bytes -= entry.size();
+				evicted++;
+			}
+		}
+		if (evicted > 0) {
+			if (this.evictions == 0) {
+				logger.warn("The in-memory idempotency store is full (max-entries {}, max-bytes {}): completed "
+						+ "records are evicted before their ttl, and retries of their keys run again", this.maxEntries,
+						this.maxBytes);
+			}
+			this.evictions += evicted;
+		}
+		return fits(entries, size);
+	}
+
+	private boolean fits(int entries, long size) {
+		return this.records.size() + entries <= this.maxEntries && this.bytes + size <= this.maxBytes;
+	}
+
+	private void put(String scope, Entry entry) {
+		this.records.put(scope, entry);
+		this.bytes += entry.size();
+	}
+
+	private @Nullable Entry remove(String scope) {
+		Entry removed = this.records.remove(scope);
+		if (removed != null) {
+			this.bytes -= removed.size();
+		}
+		return removed;
+	}
+
+	private record Entry(String fingerprint, String token, boolean completed, @Nullable StoredOutcome outcome,
 			Instant createdAt, Instant expiresAt) {
 
 		static Entry inProgress(String fingerprint, String token, Instant createdAt, Instant expiresAt) {
@@ -130,27 +252,31 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 			return !now.isBefore(this.expiresAt);
 		}
 
+		long size() {
+			return (this.outcome != null) ? this.outcome.size() : 0;
+		}
+
 		BeginResult answer(String requested) {
 			if (!this.fingerprint.equals(requested)) {
 				return BeginResult.mismatch();
 			}
-			return this.completed ? BeginResult.completed(this.response) : BeginResult.inProgress();
+			return this.completed ? BeginResult.completed(this.outcome) : BeginResult.inProgress();
 		}
 
 		Entry withExpiry(Instant expiresAt) {
-			return new Entry(this.fingerprint, this.token, this.completed, this.response, this.createdAt, expiresAt);
+			return new Entry(this.fingerprint, this.token, this.completed, this.outcome, this.createdAt, expiresAt);
 		}
 
-		Entry completed(StoredResponse response, Instant expiresAt) {
-			return new Entry(this.fingerprint, this.token, true, response, this.createdAt, expiresAt);
+		Entry completed(@Nullable StoredOutcome outcome, Instant expiresAt) {
+			return new Entry(this.fingerprint, this.token, true, outcome, this.createdAt, expiresAt);
 		}
 
 		IdempotencyRecord toRecord(String scope, Instant now) {
 			IdempotencyRecord.State state = this.completed ? IdempotencyRecord.State.COMPLETED
 					: IdempotencyRecord.State.IN_PROGRESS;
-			Integer status = (this.response != null) ? this.response.status() : null;
-			Long size = (this.response != null) ? (long) this.response.body().length : null;
-			return new IdempotencyRecord(scope, state, this.createdAt, this.expiresAt, now, status, size);
+			return new IdempotencyRecord(scope, state, this.createdAt, this.expiresAt, now,
+					(this.outcome != null) ? this.outcome.kind() : null,
+					(this.outcome != null) ? (long) this.outcome.size() : null);
 		}
 
 	}

@@ -1,5 +1,7 @@
 package dev.modelgate.idempotency.core;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -58,14 +60,14 @@ public final class Lease {
 
 	/**
 	 * Stops renewing and records the outcome.
-	 * @param response what to replay, or {@code null} when the result is not kept
+	 * @param outcome what to replay, or {@code null} when the result is not kept
 	 * @param ttl how long the record is kept
 	 * @return whether the store accepted it (false: the lease was lost to another holder)
 	 * @throws IdempotencyStoreException when the store cannot be asked
 	 */
-	public boolean complete(StoredResponse response, Duration ttl) {
+	public boolean complete(@Nullable StoredOutcome outcome, Duration ttl) {
 		stopHeartbeat();
-		return this.store.complete(this.scope, this.token, response, ttl);
+		return this.store.complete(this.scope, this.token, outcome, ttl);
 	}
 
 	/**

@@ -10,6 +10,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Bounds every call to another store by a timeout, so that a hung store cannot hold a request
  * thread for longer than that. A call that times out is reported as a store failure; what it did
@@ -40,8 +42,8 @@ public class TimeBoundedIdempotencyStore implements IdempotencyStore {
 	}
 
 	@Override
-	public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
-		return call("complete", () -> this.delegate.complete(scope, token, response, ttl));
+	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
+		return call("complete", () -> this.delegate.complete(scope, token, outcome, ttl));
 	}
 
 	@Override

@@ -125,7 +125,7 @@ class IdempotencyCoordinatorTests {
 		assertThat(second.lease().complete(response("fresh"), LONG)).isTrue();
 		BeginResult replay = store.begin(this.scope, "fp", IdempotencyCoordinator.newToken(), LONG);
 		assertThat(replay.outcome()).isEqualTo(Outcome.COMPLETED);
-		assertThat(replay.response()).isEqualTo(response("fresh"));
+		assertThat(replay.stored()).isEqualTo(response("fresh"));
 	}
 
 	@Test
@@ -141,7 +141,7 @@ class IdempotencyCoordinatorTests {
 		assertThat(duplicate.outcome()).isEqualTo(Outcome.COMPLETED);
 		assertThat(duplicate.waited()).isTrue();
 		assertThat(duplicate.lease()).isNull();
-		assertThat(duplicate.result().response()).isEqualTo(response("first"));
+		assertThat(duplicate.result().stored()).isEqualTo(response("first"));
 	}
 
 	@Test
@@ -230,7 +230,7 @@ class IdempotencyCoordinatorTests {
 		assertThat(bounded.renew(this.scope, "t1", LONG)).isTrue();
 		assertThat(bounded.renew(this.scope, "t2", LONG)).isFalse();
 		assertThat(bounded.complete(this.scope, "t1", response("r"), LONG)).isTrue();
-		assertThat(bounded.begin(this.scope, "fp", "t3", LONG).response()).isEqualTo(response("r"));
+		assertThat(bounded.begin(this.scope, "fp", "t3", LONG).stored()).isEqualTo(response("r"));
 	}
 
 	@Test
@@ -268,9 +268,8 @@ class IdempotencyCoordinatorTests {
 		assertThat(lease.isLost()).as("a renewal after the takeover marks the lease lost").isTrue();
 	}
 
-	private static StoredResponse response(String body) {
-		return new StoredResponse(201, Map.of("Content-Type", List.of("text/plain")),
-				body.getBytes(StandardCharsets.UTF_8));
+	private static StoredOutcome response(String body) {
+		return new StoredOutcome(StoredOutcome.Kind.VALUE, body.getBytes(StandardCharsets.UTF_8));
 	}
 
 	/** A clock the test moves by hand, read from the heartbeat thread too. */
@@ -347,7 +346,7 @@ class IdempotencyCoordinatorTests {
 		}
 
 		@Override
-		public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
+		public boolean complete(String scope, String token, StoredOutcome response, Duration ttl) {
 			this.calls.add("complete");
 			return this.delegate.complete(scope, token, response, ttl);
 		}

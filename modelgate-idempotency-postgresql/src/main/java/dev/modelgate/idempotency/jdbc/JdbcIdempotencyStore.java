@@ -12,6 +12,8 @@ import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.SqlParameterValue;
@@ -20,13 +22,13 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**
  * An {@link IdempotencyStore} in a PostgreSQL table: one row per scope hash, which is the primary
  * key, so the database decides who runs an operation and keeps deciding after a crash. The table is
- * created from {@code META-INF/modelgate/schema/postgresql.sql} (see
- * {@link JdbcIdempotencySchemaInitializer}).
+ * created from {@code META-INF/modelgate/schema/postgresql.sql} (see {@link JdbcIdempotencySchema}); every
+ * statement is in {@link PostgresStatements}.
  *
  * <p>Every deadline is computed and compared by the database ({@code statement_timestamp()}), never
  * by the JVM, so instances whose clocks disagree still agree on who holds a lease. A record past its
@@ -59,12 +61,6 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	private static final String COMPLETED = "completed";
 
 	/**
-	 * {@code ?} milliseconds from now on the database clock. statement_timestamp(), not now(): inside
-	 * a business transaction ({@link #markApplied}) now() is when that transaction began.
-	 */
-	private static final String DEADLINE = "statement_timestamp() + ? * INTERVAL '1 millisecond'";
-
-	/**
 	 * A {@code begin} goes round again only when the row changed between two of its statements
 	 * (deleted after the insert lost, or taken over by another caller first); meeting that this many
 	 * times in a row means something is wrong, and guessing an answer would be worse than failing.
@@ -77,27 +73,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	private final long appliedRetentionMillis;
 
-	private final String insert;
-
-	private final String select;
-
-	private final String takeOver;
-
-	private final String renew;
-
-	private final String complete;
-
-	private final String delete;
-
-	private final String completeApplied;
-
-	private final String markApplied;
-
-	private final String purge;
-
-	private final String inspect;
-
-	private final String deleteAny;
+	private final PostgresStatements sql;
 
 	/**
 	 * Creates a store that keeps applied records for {@link #DEFAULT_APPLIED_RETENTION}.
@@ -124,64 +100,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		this.jdbcTemplate = jdbcTemplate;
 		this.table = TableName.of(tableName);
 		this.appliedRetentionMillis = appliedRetention.toMillis();
-		String t = this.table.qualified();
-		this.insert = """
-				INSERT INTO %s (scope, fingerprint, state, token, version, lease_expires_at, created_at, expires_at)
-				VALUES (?, ?, 'in_progress', ?, 1, %s, statement_timestamp(), %s)
-				ON CONFLICT (scope) DO NOTHING""".formatted(t, DEADLINE, DEADLINE);
-		this.select = """
-				SELECT fingerprint, state, version, expires_at <= statement_timestamp() AS expired,
-					lease_expires_at > statement_timestamp() AS lease_live,
-					response_status, response_headers, response_body
-				FROM %s WHERE scope = ?""".formatted(t);
-		// Compare-and-set on the version read by the caller: of several callers that found the same
-		// expired row, only the first takes it; the others see version + 1 and look again.
-		this.takeOver = """
-				UPDATE %s SET fingerprint = ?, state = 'in_progress', token = ?, version = version + 1,
-					lease_expires_at = %s, created_at = statement_timestamp(), expires_at = %s,
-					response_status = NULL, response_headers = NULL, response_body = NULL
-				WHERE scope = ? AND version = ? AND expires_at <= statement_timestamp()""".formatted(t, DEADLINE,
-				DEADLINE);
-		// An applied row's expiry is its retention, which must outlast any lease renewed on it.
-		this.renew = """
-				UPDATE %s SET lease_expires_at = %s,
-					expires_at = CASE WHEN state = 'in_progress' THEN %s ELSE GREATEST(expires_at, %s) END
-				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND lease_expires_at > statement_timestamp()""".formatted(t, DEADLINE, DEADLINE, DEADLINE);
-		// An applied row may be completed after its lease ran out: nobody else can have taken it over,
-		// and the stored response is better for retries than "result unavailable".
-		this.complete = """
-				UPDATE %s SET state = 'completed', lease_expires_at = NULL,
-					response_status = ?, response_headers = ?, response_body = ?, expires_at = %s
-				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND expires_at > statement_timestamp()""".formatted(t, DEADLINE);
-		this.delete = """
-				DELETE FROM %s
-				WHERE scope = ? AND token = ? AND state = 'in_progress' AND expires_at > statement_timestamp()"""
-			.formatted(t);
-		this.completeApplied = """
-				UPDATE %s SET state = 'completed', lease_expires_at = NULL, expires_at = %s
-				WHERE scope = ? AND token = ? AND state = 'applied' AND expires_at > statement_timestamp()"""
-			.formatted(t, DEADLINE);
-		this.markApplied = """
-				UPDATE %s SET state = 'applied', expires_at = GREATEST(expires_at, %s)
-				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND expires_at > statement_timestamp()""".formatted(t, DEADLINE);
-		// SKIP LOCKED: instances purging at the same time share the work instead of queueing, and a
-		// purge never waits for a business transaction that holds a row. The outer condition is
-		// checked again on the latest version of each row, so a row taken over meanwhile survives.
-		this.purge = """
-				DELETE FROM %1$s WHERE scope IN (
-					SELECT scope FROM %1$s WHERE expires_at <= statement_timestamp() LIMIT ? FOR UPDATE SKIP LOCKED)
-				AND expires_at <= statement_timestamp()""".formatted(t);
-		this.inspect = """
-				SELECT state, created_at, expires_at, statement_timestamp() AS now, response_status,
-					octet_length(response_body)::bigint AS response_size
-				FROM %s WHERE scope = ? AND expires_at > statement_timestamp()""".formatted(t);
-		// Deletes an expired row too (the purge would anyway), but only a live one counts as deleted.
-		this.deleteAny = """
-				WITH deleted AS (DELETE FROM %s WHERE scope = ? RETURNING expires_at)
-				SELECT count(*) FROM deleted WHERE expires_at > statement_timestamp()""".formatted(t);
+		this.sql = new PostgresStatements(this.table.qualified());
 	}
 
 	@Override
@@ -189,7 +108,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		long lease = leaseTtl.toMillis();
 		return access("begin", () -> {
 			for (int round = 0; round < MAX_BEGIN_ROUNDS; round++) {
-				if (this.jdbcTemplate.update(this.insert, scope, fingerprint, token, lease, lease) == 1) {
+				if (this.jdbcTemplate.update(this.sql.insert, scope, fingerprint, token, lease, lease) == 1) {
 					return BeginResult.acquired();
 				}
 				Row existing = read(scope);
@@ -199,7 +118,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 				if (!existing.expired()) {
 					return existing.answer(fingerprint);
 				}
-				if (this.jdbcTemplate.update(this.takeOver, fingerprint, token, lease, lease, scope,
+				if (this.jdbcTemplate.update(this.sql.takeOver, fingerprint, token, lease, lease, scope,
 						existing.version()) == 1) {
 					return BeginResult.acquired();
 				}
@@ -212,17 +131,15 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean renew(String scope, String token, Duration leaseTtl) {
 		long lease = leaseTtl.toMillis();
-		return access("renew", () -> this.jdbcTemplate.update(this.renew, lease, lease, lease, scope, token) == 1);
+		return access("renew", () -> this.jdbcTemplate.update(this.sql.renew, lease, lease, lease, scope, token) == 1);
 	}
 
 	@Override
-	public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
+	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
 		// Typed, so that a null (result not kept) needs no round trip to learn the column types.
-		SqlParameterValue status = new SqlParameterValue(Types.INTEGER, (response != null) ? response.status() : null);
-		SqlParameterValue headers = new SqlParameterValue(Types.BINARY,
-				(response != null) ? response.encodedHeaders() : null);
-		SqlParameterValue body = new SqlParameterValue(Types.BINARY, (response != null) ? response.body() : null);
-		return access("complete", () -> this.jdbcTemplate.update(this.complete, status, headers, body, ttl.toMillis(),
+		SqlParameterValue kind = new SqlParameterValue(Types.VARCHAR, (outcome != null) ? outcome.kind().code() : null);
+		SqlParameterValue payload = new SqlParameterValue(Types.BINARY, (outcome != null) ? outcome.payload() : null);
+		return access("complete", () -> this.jdbcTemplate.update(this.sql.complete, kind, payload, ttl.toMillis(),
 				scope, token) == 1);
 	}
 
@@ -234,24 +151,25 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 */
 	@Override
 	public boolean release(String scope, String token) {
-		return access("release", () -> this.jdbcTemplate.update(this.delete, scope, token) == 1
-				|| this.jdbcTemplate.update(this.completeApplied, this.appliedRetentionMillis, scope, token) == 1);
+		return access("release", () -> this.jdbcTemplate.update(this.sql.delete, scope, token) == 1
+				|| this.jdbcTemplate.update(this.sql.completeApplied, this.appliedRetentionMillis, scope, token) == 1);
 	}
 
 	@Override
 	public Optional<IdempotencyRecord> find(String scope) {
-		return access("find", () -> this.jdbcTemplate.query(this.inspect, (rs, rowNum) -> {
+		return access("find", () -> this.jdbcTemplate.query(this.sql.inspect, (rs, rowNum) -> {
 			Instant now = instant(rs, "now");
-			Integer status = rs.getObject("response_status", Integer.class);
-			Long size = rs.getObject("response_size", Long.class);
+			String kind = rs.getString("outcome_kind");
+			Long size = rs.getObject("outcome_size", Long.class);
 			return new IdempotencyRecord(scope, state(rs.getString("state")), instant(rs, "created_at"),
-					instant(rs, "expires_at"), now, status, (status != null) ? size : null);
+					instant(rs, "expires_at"), now, (kind != null) ? StoredOutcome.Kind.ofCode(kind) : null,
+					(kind != null) ? size : null);
 		}, scope).stream().findFirst());
 	}
 
 	@Override
 	public boolean delete(String scope) {
-		return access("delete", () -> this.jdbcTemplate.queryForObject(this.deleteAny, Long.class, scope) > 0);
+		return access("delete", () -> this.jdbcTemplate.queryForObject(this.sql.deleteAny, Long.class, scope) > 0);
 	}
 
 	/**
@@ -265,7 +183,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 */
 	public void markApplied(String scope, String token) {
 		int updated = access("markApplied",
-				() -> this.jdbcTemplate.update(this.markApplied, this.appliedRetentionMillis, scope, token));
+				() -> this.jdbcTemplate.update(this.sql.markApplied, this.appliedRetentionMillis, scope, token));
 		if (updated == 0) {
 			throw new LeaseLostException(scope);
 		}
@@ -285,7 +203,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 			int total = 0;
 			int deleted;
 			do {
-				deleted = this.jdbcTemplate.update(this.purge, batchSize);
+				deleted = this.jdbcTemplate.update(this.sql.purge, batchSize);
 				total += deleted;
 			}
 			while (deleted == batchSize);
@@ -299,14 +217,14 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	}
 
 	private Row read(String scope) {
-		List<Row> rows = this.jdbcTemplate.query(this.select, JdbcIdempotencyStore::row, scope);
+		List<Row> rows = this.jdbcTemplate.query(this.sql.select, JdbcIdempotencyStore::row, scope);
 		return rows.isEmpty() ? null : rows.get(0);
 	}
 
 	private static Row row(ResultSet rs, int rowNum) throws SQLException {
 		return new Row(rs.getString("fingerprint"), rs.getString("state"), rs.getLong("version"),
-				rs.getBoolean("expired"), rs.getBoolean("lease_live"), rs.getObject("response_status", Integer.class),
-				rs.getBytes("response_headers"), rs.getBytes("response_body"));
+				rs.getBoolean("expired"), rs.getBoolean("lease_live"), rs.getString("outcome_kind"),
+				rs.getBytes("outcome"));
 	}
 
 	private static Instant instant(ResultSet rs, String column) throws SQLException {
@@ -335,17 +253,17 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	/**
 	 * A row as {@code begin} sees it, with its deadlines already judged by the database.
 	 *
-	 * @param status the stored status, {@code null} when no response is stored
+	 * @param kind the stored outcome's kind, {@code null} when no outcome is stored
 	 */
 	private record Row(String fingerprint, String state, long version, boolean expired, boolean leaseLive,
-			Integer status, byte[] headers, byte[] body) {
+			@Nullable String kind, byte @Nullable [] outcome) {
 
 		BeginResult answer(String requested) {
 			if (!this.fingerprint.equals(requested)) {
 				return BeginResult.mismatch();
 			}
 			return switch (this.state) {
-				case COMPLETED -> BeginResult.completed(storedResponse());
+				case COMPLETED -> BeginResult.completed(storedOutcome());
 				// The effect is committed: never run it again. With the holder gone, say so.
 				case APPLIED -> this.leaseLive ? BeginResult.inProgress() : BeginResult.completed(null);
 				case IN_PROGRESS -> BeginResult.inProgress();
@@ -353,9 +271,9 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 			};
 		}
 
-		private StoredResponse storedResponse() {
-			return (this.status != null)
-					? new StoredResponse(this.status, StoredResponse.decodeHeaders(this.headers), this.body) : null;
+		private @Nullable StoredOutcome storedOutcome() {
+			return (this.kind != null && this.outcome != null)
+					? new StoredOutcome(StoredOutcome.Kind.ofCode(this.kind), this.outcome) : null;
 		}
 
 	}

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,7 +61,7 @@ class JdbcIdempotencyPurgeTests {
 		String completedExpired = randomHex();
 		String token = randomHex();
 		this.store.begin(completedExpired, "fp", token, LONG);
-		this.store.complete(completedExpired, token, new StoredResponse(200, Map.of(), new byte[0]), EXPIRED_SOON);
+		this.store.complete(completedExpired, token, new StoredOutcome(StoredOutcome.Kind.RESPONSE, new byte[0]), EXPIRED_SOON);
 		String appliedLeaseExpired = randomHex();
 		token = randomHex();
 		this.store.begin(appliedLeaseExpired, "fp", token, EXPIRED_SOON);

@@ -18,7 +18,7 @@ import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.test.IdempotencyStoreContractTests;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,7 +66,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		String current = token();
 		assertThat(store().begin(scope, "fp", current, LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 
-		assertThat(store().complete(scope, stale, new StoredResponse(200, Map.of(), "stale".getBytes()), LONG))
+		assertThat(store().complete(scope, stale, new StoredOutcome(StoredOutcome.Kind.RESPONSE, "stale".getBytes()), LONG))
 			.isFalse();
 		assertThat(store().release(scope, stale)).isFalse();
 		assertThat(store().renew(scope, stale, LONG)).isFalse();
@@ -100,7 +100,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 				+ "lease_expires_at = statement_timestamp() WHERE scope = ?", scope);
 
 		assertThat(store().renew(scope, token, LONG)).isFalse();
-		assertThat(store().complete(scope, token, binaryResponse(), LONG)).isFalse();
+		assertThat(store().complete(scope, token, binaryOutcome(), LONG)).isFalse();
 		assertThat(store().begin(scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 	}
 
@@ -117,7 +117,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		Thread.sleep(SHORT_LEASE.toMillis() + 200);
 		BeginResult retry = store().begin(scope, "fp", token(), LONG);
 		assertThat(retry.outcome()).isEqualTo(Outcome.COMPLETED);
-		assertThat(retry.response()).isNull();
+		assertThat(retry.stored()).isNull();
 		assertThat(store().begin(scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.MISMATCH);
 		assertThat(store().renew(scope, holder, LONG)).isFalse();
 	}
@@ -130,7 +130,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		jdbcStore().markApplied(scope, holder);
 		IdempotencyRecord record = store().find(scope).orElseThrow();
 		assertThat(record.state()).isEqualTo(IdempotencyRecord.State.APPLIED);
-		assertThat(record.responseStatus()).isNull();
+		assertThat(record.outcomeKind()).isNull();
 	}
 
 	@Test
@@ -140,8 +140,8 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		store().begin(scope, "fp", holder, SHORT_LEASE);
 		jdbcStore().markApplied(scope, holder);
 		Thread.sleep(SHORT_LEASE.toMillis() + 200);
-		assertThat(store().complete(scope, holder, binaryResponse(), LONG)).isTrue();
-		assertThat(store().begin(scope, "fp", token(), LONG).response()).isEqualTo(binaryResponse());
+		assertThat(store().complete(scope, holder, binaryOutcome(), LONG)).isTrue();
+		assertThat(store().begin(scope, "fp", token(), LONG).stored()).isEqualTo(binaryOutcome());
 	}
 
 	@Test
@@ -153,7 +153,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		assertThat(store().release(scope, holder)).isTrue();
 		BeginResult retry = store().begin(scope, "fp", token(), LONG);
 		assertThat(retry.outcome()).isEqualTo(Outcome.COMPLETED);
-		assertThat(retry.response()).isNull();
+		assertThat(retry.stored()).isNull();
 		assertThat(secondsFromDatabaseNow(scope, "expires_at"))
 			.isBetween(JdbcIdempotencyStore.DEFAULT_APPLIED_RETENTION.toSeconds() - 1.0,
 					(double) JdbcIdempotencyStore.DEFAULT_APPLIED_RETENTION.toSeconds());
@@ -181,7 +181,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 			.isThrownBy(() -> store.begin(scope, "fp", token(), LONG));
 		assertThatExceptionOfType(IdempotencyStoreException.class).isThrownBy(() -> store.renew(scope, token(), LONG));
 		assertThatExceptionOfType(IdempotencyStoreException.class)
-			.isThrownBy(() -> store.complete(scope, token(), binaryResponse(), LONG));
+			.isThrownBy(() -> store.complete(scope, token(), binaryOutcome(), LONG));
 		assertThatExceptionOfType(IdempotencyStoreException.class).isThrownBy(() -> store.release(scope, token()));
 		assertThatExceptionOfType(IdempotencyStoreException.class)
 			.isThrownBy(() -> store.markApplied(scope, token()));

@@ -24,7 +24,7 @@ import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
 import dev.modelgate.idempotency.core.IdempotentCall;
 import dev.modelgate.idempotency.core.ResultCodec;
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -188,7 +188,7 @@ class JdbcTemplateTransactionalCompletionTests {
 		}
 
 		@Override
-		public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
+		public boolean complete(String scope, String token, StoredOutcome response, Duration ttl) {
 			throw new IdempotencyStoreException("process is gone");
 		}
 

@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.jdbc;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -21,7 +22,7 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.BeginResult.Outcome;
 import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.IdempotencyContext.Binding;
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -78,9 +79,11 @@ class JdbcTransactionalCompletionTests {
 		assertThat(state()).isEqualTo("applied");
 		assertThat(this.store.begin(this.scope, "fp", randomHex(), LONG).outcome()).isEqualTo(Outcome.IN_PROGRESS);
 
-		assertThat(this.store.complete(this.scope, holder, new StoredResponse(201, Map.of(), "ok".getBytes()), LONG))
+		assertThat(this.store.complete(this.scope, holder,
+				new StoredOutcome(StoredOutcome.Kind.RESPONSE, "ok".getBytes(StandardCharsets.UTF_8)), LONG))
 			.isTrue();
-		assertThat(this.store.begin(this.scope, "fp", randomHex(), LONG).response().status()).isEqualTo(201);
+		assertThat(this.store.begin(this.scope, "fp", randomHex(), LONG).stored().payload())
+			.isEqualTo("ok".getBytes(StandardCharsets.UTF_8));
 	}
 
 	@Test
@@ -127,7 +130,7 @@ class JdbcTransactionalCompletionTests {
 
 		BeginResult retry = this.store.begin(this.scope, "fp", randomHex(), LONG);
 		assertThat(retry.outcome()).isEqualTo(Outcome.COMPLETED);
-		assertThat(retry.response()).isNull();
+		assertThat(retry.stored()).isNull();
 		assertThat(businessRows()).isEqualTo(1);
 	}
 
@@ -183,7 +186,7 @@ class JdbcTransactionalCompletionTests {
 		assertThat(this.store.release(this.scope, holder)).isTrue();
 		BeginResult retry = this.store.begin(this.scope, "fp", randomHex(), LONG);
 		assertThat(retry.outcome()).isEqualTo(Outcome.COMPLETED);
-		assertThat(retry.response()).isNull();
+		assertThat(retry.stored()).isNull();
 	}
 
 	@Test

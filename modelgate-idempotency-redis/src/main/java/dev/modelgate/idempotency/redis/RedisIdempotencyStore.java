@@ -9,6 +9,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -21,7 +23,7 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**
  * An {@link IdempotencyStore} on Redis. Each record is one hash at {@code keyPrefix + scope}, and
@@ -84,7 +86,7 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 			case "acquired" -> BeginResult.acquired();
 			case "mismatch" -> BeginResult.mismatch();
 			case "in_progress" -> BeginResult.inProgress();
-			case "completed" -> BeginResult.completed((answer.size() > 1) ? storedResponse(scope, answer) : null);
+			case "completed" -> BeginResult.completed((answer.size() > 1) ? storedOutcome(scope, answer) : null);
 			default -> throw new IdempotencyStoreException(
 					"Unexpected answer '" + outcome + "' to begin on Redis key " + key(scope));
 		};
@@ -96,12 +98,12 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 	}
 
 	@Override
-	public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
-		if (response == null) {
+	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
+		if (outcome == null) {
 			return execute("complete", this.completeScript, scope, bytes(token), millis(ttl));
 		}
 		return execute("complete", this.completeScript, scope, bytes(token), millis(ttl),
-				bytes(Integer.toString(response.status())), response.encodedHeaders(), response.body());
+				bytes(outcome.kind().code()), outcome.payload());
 	}
 
 	@Override
@@ -120,14 +122,14 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 			Instant now = Instant.ofEpochSecond(Long.parseLong(text(answer.get(5))),
 					Long.parseLong(text(answer.get(6))) * 1000);
 			String created = text(answer.get(1));
-			String status = text(answer.get(2));
+			String kind = text(answer.get(2));
 			long ttl = (Long) answer.get(4);
-			boolean stored = !status.isEmpty();
+			boolean stored = !kind.isEmpty();
 			return Optional.of(new IdempotencyRecord(scope,
 					"completed".equals(state) ? IdempotencyRecord.State.COMPLETED
 							: IdempotencyRecord.State.IN_PROGRESS,
 					created.isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(created)),
-					(ttl >= 0) ? now.plusMillis(ttl) : null, now, stored ? Integer.valueOf(status) : null,
+					(ttl >= 0) ? now.plusMillis(ttl) : null, now, stored ? StoredOutcome.Kind.ofCode(kind) : null,
 					stored ? (Long) answer.get(3) : null));
 		}
 		catch (RuntimeException ex) {
@@ -150,7 +152,7 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 	 * once, is bounded by the client's connect timeout).
 	 */
 	@Override
-	public Duration callTimeLimit() {
+	public @Nullable Duration callTimeLimit() {
 		return this.commandTimeout;
 	}
 
@@ -163,14 +165,13 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 		}
 	}
 
-	private StoredResponse storedResponse(String scope, List<Object> answer) {
-		String status = new String((byte[]) answer.get(1), StandardCharsets.US_ASCII);
+	private StoredOutcome storedOutcome(String scope, List<Object> answer) {
+		String kind = text(answer.get(1));
 		try {
-			return new StoredResponse(Integer.parseInt(status), StoredResponse.decodeHeaders((byte[]) answer.get(2)),
-					(byte[]) answer.get(3));
+			return new StoredOutcome(StoredOutcome.Kind.ofCode(kind), (byte[]) answer.get(2));
 		}
-		catch (NumberFormatException ex) {
-			throw new IdempotencyStoreException("Unreadable status '" + status + "' in Redis key " + key(scope), ex);
+		catch (IdempotencyStoreException ex) {
+			throw new IdempotencyStoreException("Unreadable outcome kind '" + kind + "' in Redis key " + key(scope), ex);
 		}
 	}
 

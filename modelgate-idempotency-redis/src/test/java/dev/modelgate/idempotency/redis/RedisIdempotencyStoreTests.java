@@ -34,7 +34,7 @@ import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.test.IdempotencyStoreContractTests;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.testsupport.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -94,7 +94,7 @@ class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		String key = PREFIX + scope;
 		String token = token();
 		store().begin(scope, "fp", token, Duration.ofSeconds(30));
-		store().complete(scope, token, binaryResponse(), Duration.ofHours(1));
+		store().complete(scope, token, binaryOutcome(), Duration.ofHours(1));
 
 		assertThat(redis.<String, String>opsForHash().keys(key)).containsExactlyInAnyOrder("fp", "state", "created",
 				"status", "headers", "body");
@@ -132,8 +132,8 @@ class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		IdempotencyRecord record = store().find(scope).orElseThrow();
 		assertThat(record.createdAt()).isNull();
 		assertThat(record.age()).isNull();
-		assertThat(record.responseStatus()).isEqualTo(200);
-		assertThat(record.responseSize()).isEqualTo(2);
+		assertThat(record.outcomeKind()).isEqualTo(StoredOutcome.Kind.RESPONSE);
+		assertThat(record.outcomeSize()).isEqualTo(2);
 		assertThat(record.expiresIn()).isBetween(Duration.ofSeconds(55), Duration.ofMinutes(1));
 	}
 
@@ -189,7 +189,7 @@ class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 			String token = token();
 			assertThat(commandsSentBy(client, () -> store.begin(scope, "fp", token, LONG))).containsExactly("evalsha");
 			assertThat(commandsSentBy(client, () -> store.renew(scope, token, LONG))).containsExactly("evalsha");
-			assertThat(commandsSentBy(client, () -> store.complete(scope, token, binaryResponse(), LONG)))
+			assertThat(commandsSentBy(client, () -> store.complete(scope, token, binaryOutcome(), LONG)))
 				.containsExactly("evalsha");
 			assertThat(commandsSentBy(client, () -> store.begin(scope, "fp", token(), LONG)))
 				.containsExactly("evalsha");
@@ -209,13 +209,13 @@ class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		String scope = scopeHash();
 		String token = token();
 		store().begin(scope, "fp", token, LONG);
-		store().complete(scope, token, binaryResponse(), LONG);
+		store().complete(scope, token, binaryOutcome(), LONG);
 		LettuceConnectionFactory other = RedisTestServer.connectionFactory();
 		try {
 			IdempotencyStore reconnected = new RedisIdempotencyStore(other, PREFIX);
 			BeginResult replay = reconnected.begin(scope, "fp", token(), LONG);
 			assertThat(replay.outcome()).isEqualTo(Outcome.COMPLETED);
-			assertThat(replay.response()).isEqualTo(binaryResponse());
+			assertThat(replay.stored()).isEqualTo(binaryOutcome());
 		}
 		finally {
 			other.destroy();
@@ -224,7 +224,7 @@ class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	private static void assertEveryTransitionFails(IdempotencyStore store, String scope) {
 		String token = token();
-		StoredResponse response = new StoredResponse(200, Map.of(), new byte[0]);
+		StoredOutcome response = new StoredOutcome(StoredOutcome.Kind.RESPONSE, new byte[0]);
 		assertThatExceptionOfType(IdempotencyStoreException.class)
 			.isThrownBy(() -> store.begin(scope, "fp", token, LONG))
 			.withCauseInstanceOf(DataAccessException.class);

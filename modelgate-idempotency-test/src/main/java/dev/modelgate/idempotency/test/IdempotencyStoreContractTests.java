@@ -20,7 +20,7 @@ import dev.modelgate.idempotency.core.BeginResult.Outcome;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -60,12 +60,10 @@ public abstract class IdempotencyStoreContractTests {
 		return UUID.randomUUID().toString().replace("-", "");
 	}
 
-	protected static StoredResponse binaryResponse() {
-		byte[] body = new byte[] { 0, (byte) 0xFF, (byte) 0xC3, 0x28, '\r', '\n', 0x7F, (byte) 0x80 };
-		return new StoredResponse(201,
-				Map.of("Content-Type", List.of("application/octet-stream"), "Link",
-						List.of("</a>; rel=\"next\"", "</b>; rel=\"prev\"")),
-				body);
+	/** An outcome whose bytes are no valid UTF-8, with CR LF and NUL in them: kept byte for byte. */
+	protected static StoredOutcome binaryOutcome() {
+		byte[] payload = new byte[] { 0, (byte) 0xFF, (byte) 0xC3, 0x28, '\r', '\n', 0x7F, (byte) 0x80 };
+		return new StoredOutcome(StoredOutcome.Kind.RESPONSE, payload);
 	}
 
 	@Test
@@ -89,31 +87,28 @@ public abstract class IdempotencyStoreContractTests {
 	void beginReportsMismatchForAnotherFingerprintOnceCompleted() {
 		String token = token();
 		this.store.begin(this.scope, "fp", token, LONG);
-		this.store.complete(this.scope, token, binaryResponse(), LONG);
+		this.store.complete(this.scope, token, binaryOutcome(), LONG);
 		assertThat(this.store.begin(this.scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.MISMATCH);
 	}
 
 	@Test
-	void completedRecordReplaysStatusHeadersAndBodyByteForByte() {
+	void completedRecordReplaysKindAndBytesExactly() {
 		String token = token();
 		this.store.begin(this.scope, "fp", token, LONG);
-		assertThat(this.store.complete(this.scope, token, binaryResponse(), LONG)).isTrue();
+		assertThat(this.store.complete(this.scope, token, binaryOutcome(), LONG)).isTrue();
 		BeginResult replay = this.store.begin(this.scope, "fp", token(), LONG);
 		assertThat(replay.outcome()).isEqualTo(Outcome.COMPLETED);
-		assertThat(replay.response()).isEqualTo(binaryResponse());
-		assertThat(replay.response().headers().get("Link")).containsExactly("</a>; rel=\"next\"",
-				"</b>; rel=\"prev\"");
+		assertThat(replay.stored()).isEqualTo(binaryOutcome());
 	}
 
 	@Test
-	void completedRecordWithEmptyBodyReplaysEmptyBody() {
+	void completedRecordWithEmptyPayloadReplaysItsKind() {
 		String token = token();
 		this.store.begin(this.scope, "fp", token, LONG);
-		this.store.complete(this.scope, token, new StoredResponse(204, Map.of(), new byte[0]), LONG);
-		StoredResponse replay = this.store.begin(this.scope, "fp", token(), LONG).response();
-		assertThat(replay.status()).isEqualTo(204);
-		assertThat(replay.body()).isEmpty();
-		assertThat(replay.headers()).isEmpty();
+		this.store.complete(this.scope, token, StoredOutcome.empty(StoredOutcome.Kind.NULL), LONG);
+		StoredOutcome replay = this.store.begin(this.scope, "fp", token(), LONG).stored();
+		assertThat(replay.kind()).isEqualTo(StoredOutcome.Kind.NULL);
+		assertThat(replay.payload()).isEmpty();
 	}
 
 	@Test
@@ -123,7 +118,7 @@ public abstract class IdempotencyStoreContractTests {
 		assertThat(this.store.complete(this.scope, token, null, LONG)).isTrue();
 		BeginResult replay = this.store.begin(this.scope, "fp", token(), LONG);
 		assertThat(replay.outcome()).isEqualTo(Outcome.COMPLETED);
-		assertThat(replay.response()).isNull();
+		assertThat(replay.stored()).isNull();
 	}
 
 	@Test
@@ -139,7 +134,7 @@ public abstract class IdempotencyStoreContractTests {
 		this.store.begin(this.scope, "fp", token(), LONG);
 		String intruder = token();
 		assertThat(this.store.renew(this.scope, intruder, LONG)).isFalse();
-		assertThat(this.store.complete(this.scope, intruder, binaryResponse(), LONG)).isFalse();
+		assertThat(this.store.complete(this.scope, intruder, binaryOutcome(), LONG)).isFalse();
 		assertThat(this.store.release(this.scope, intruder)).isFalse();
 		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.IN_PROGRESS);
 	}
@@ -147,7 +142,7 @@ public abstract class IdempotencyStoreContractTests {
 	@Test
 	void transitionsAreRefusedWhenNoRecordExists() {
 		assertThat(this.store.renew(this.scope, token(), LONG)).isFalse();
-		assertThat(this.store.complete(this.scope, token(), binaryResponse(), LONG)).isFalse();
+		assertThat(this.store.complete(this.scope, token(), binaryOutcome(), LONG)).isFalse();
 		assertThat(this.store.release(this.scope, token())).isFalse();
 	}
 
@@ -155,12 +150,12 @@ public abstract class IdempotencyStoreContractTests {
 	void completedRecordIsFinalForItsOwnHolder() {
 		String token = token();
 		this.store.begin(this.scope, "fp", token, LONG);
-		this.store.complete(this.scope, token, binaryResponse(), LONG);
-		assertThat(this.store.complete(this.scope, token, new StoredResponse(500, Map.of(), new byte[0]), LONG))
+		this.store.complete(this.scope, token, binaryOutcome(), LONG);
+		assertThat(this.store.complete(this.scope, token, new StoredOutcome(StoredOutcome.Kind.RESPONSE, new byte[0]), LONG))
 			.isFalse();
 		assertThat(this.store.release(this.scope, token)).isFalse();
 		assertThat(this.store.renew(this.scope, token, LONG)).isFalse();
-		assertThat(this.store.begin(this.scope, "fp", token(), LONG).response()).isEqualTo(binaryResponse());
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).stored()).isEqualTo(binaryOutcome());
 	}
 
 	@Test
@@ -172,12 +167,12 @@ public abstract class IdempotencyStoreContractTests {
 		assertThat(this.store.begin(this.scope, "fp", current, LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 
 		assertThat(this.store.renew(this.scope, stale, LONG)).isFalse();
-		assertThat(this.store.complete(this.scope, stale, new StoredResponse(200, Map.of(), "stale".getBytes()), LONG))
+		assertThat(this.store.complete(this.scope, stale, new StoredOutcome(StoredOutcome.Kind.RESPONSE, "stale".getBytes()), LONG))
 			.isFalse();
 		assertThat(this.store.release(this.scope, stale)).isFalse();
 
-		assertThat(this.store.complete(this.scope, current, binaryResponse(), LONG)).isTrue();
-		assertThat(this.store.begin(this.scope, "fp", token(), LONG).response()).isEqualTo(binaryResponse());
+		assertThat(this.store.complete(this.scope, current, binaryOutcome(), LONG)).isTrue();
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).stored()).isEqualTo(binaryOutcome());
 	}
 
 	@Test
@@ -188,14 +183,14 @@ public abstract class IdempotencyStoreContractTests {
 		assertThat(this.store.renew(this.scope, token, LONG)).isTrue();
 		Thread.sleep(SHORT_LEASE.toMillis() + 200);
 		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.IN_PROGRESS);
-		assertThat(this.store.complete(this.scope, token, binaryResponse(), LONG)).isTrue();
+		assertThat(this.store.complete(this.scope, token, binaryOutcome(), LONG)).isTrue();
 	}
 
 	@Test
 	void completedRecordExpiresAfterItsTtl() throws Exception {
 		String token = token();
 		this.store.begin(this.scope, "fp", token, LONG);
-		this.store.complete(this.scope, token, binaryResponse(), Duration.ofMillis(300));
+		this.store.complete(this.scope, token, binaryOutcome(), Duration.ofMillis(300));
 		Thread.sleep(500);
 		assertThat(this.store.begin(this.scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 	}
@@ -206,8 +201,8 @@ public abstract class IdempotencyStoreContractTests {
 		new java.util.Random(42).nextBytes(body);
 		String token = token();
 		this.store.begin(this.scope, "fp", token, LONG);
-		this.store.complete(this.scope, token, new StoredResponse(200, Map.of(), body), LONG);
-		assertThat(this.store.begin(this.scope, "fp", token(), LONG).response().body()).isEqualTo(body);
+		this.store.complete(this.scope, token, new StoredOutcome(StoredOutcome.Kind.RESPONSE, body), LONG);
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).stored().payload()).isEqualTo(body);
 	}
 
 	@Test
@@ -254,9 +249,9 @@ public abstract class IdempotencyStoreContractTests {
 		assertThat(record.createdAt()).isCloseTo(Instant.now(), within(Duration.ofSeconds(5)));
 		assertThat(record.age()).isBetween(Duration.ZERO, Duration.ofSeconds(5));
 		assertThat(record.expiresIn()).isBetween(LONG.minusSeconds(5), LONG);
-		assertThat(record.responseStatus()).isNull();
-		assertThat(record.responseSize()).isNull();
-		assertThat(record.isResponseStored()).isFalse();
+		assertThat(record.outcomeKind()).isNull();
+		assertThat(record.outcomeSize()).isNull();
+		assertThat(record.isOutcomeStored()).isFalse();
 	}
 
 	@Test
@@ -264,14 +259,14 @@ public abstract class IdempotencyStoreContractTests {
 		String token = token();
 		this.store.begin(this.scope, "fp", token, LONG);
 		Instant createdAt = this.store.find(this.scope).orElseThrow().createdAt();
-		this.store.complete(this.scope, token, binaryResponse(), Duration.ofHours(1));
+		this.store.complete(this.scope, token, binaryOutcome(), Duration.ofHours(1));
 		IdempotencyRecord record = this.store.find(this.scope).orElseThrow();
 		assertThat(record.state()).isEqualTo(IdempotencyRecord.State.COMPLETED);
 		assertThat(record.createdAt()).isEqualTo(createdAt);
 		assertThat(record.expiresIn()).isBetween(Duration.ofMinutes(59), Duration.ofHours(1));
-		assertThat(record.responseStatus()).isEqualTo(201);
-		assertThat(record.responseSize()).isEqualTo(binaryResponse().body().length);
-		assertThat(record.isResponseStored()).isTrue();
+		assertThat(record.outcomeKind()).isEqualTo(StoredOutcome.Kind.RESPONSE);
+		assertThat(record.outcomeSize()).isEqualTo(binaryOutcome().size());
+		assertThat(record.isOutcomeStored()).isTrue();
 	}
 
 	@Test
@@ -281,8 +276,8 @@ public abstract class IdempotencyStoreContractTests {
 		this.store.complete(this.scope, token, null, LONG);
 		IdempotencyRecord record = this.store.find(this.scope).orElseThrow();
 		assertThat(record.state()).isEqualTo(IdempotencyRecord.State.COMPLETED);
-		assertThat(record.responseStatus()).isNull();
-		assertThat(record.responseSize()).isNull();
+		assertThat(record.outcomeKind()).isNull();
+		assertThat(record.outcomeSize()).isNull();
 	}
 
 	@Test
@@ -301,7 +296,7 @@ public abstract class IdempotencyStoreContractTests {
 	void deleteRemovesACompletedRecordSoTheKeyRunsAgain() {
 		String token = token();
 		this.store.begin(this.scope, "fp", token, LONG);
-		this.store.complete(this.scope, token, binaryResponse(), LONG);
+		this.store.complete(this.scope, token, binaryOutcome(), LONG);
 		assertThat(this.store.delete(this.scope)).isTrue();
 		assertThat(this.store.find(this.scope)).isEmpty();
 		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
@@ -313,7 +308,7 @@ public abstract class IdempotencyStoreContractTests {
 		this.store.begin(this.scope, "fp", holder, LONG);
 		assertThat(this.store.delete(this.scope)).isTrue();
 		assertThat(this.store.renew(this.scope, holder, LONG)).isFalse();
-		assertThat(this.store.complete(this.scope, holder, binaryResponse(), LONG)).isFalse();
+		assertThat(this.store.complete(this.scope, holder, binaryOutcome(), LONG)).isFalse();
 		assertThat(this.store.release(this.scope, holder)).isFalse();
 		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 	}

@@ -16,7 +16,7 @@ import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.core.OutcomeUnknownException;
 import dev.modelgate.idempotency.core.Reconciliation;
 import dev.modelgate.idempotency.core.ResultCodec;
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -97,7 +97,7 @@ class InMemoryIdempotencyTemplateTests extends IdempotencyTemplateContractTests 
 		}
 
 		@Override
-		public boolean complete(String scope, String token, StoredResponse response, Duration ttl) {
+		public boolean complete(String scope, String token, StoredOutcome response, Duration ttl) {
 			throw new IdempotencyStoreException("connection refused");
 		}
 

@@ -16,7 +16,7 @@ import jakarta.servlet.http.HttpServletResponseWrapper;
 
 import org.springframework.util.FastByteArrayOutputStream;
 
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**
  * Holds the handler's response body back from the client, so that the record can be written before
@@ -154,7 +154,7 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 	}
 
 	/** The held response, with only the headers {@code replayHeaders} allows. */
-	StoredResponse toStoredResponse(ReplayHeaders replayHeaders) throws IOException {
+	StoredOutcome toStoredOutcome(ReplayHeaders replayHeaders) throws IOException {
 		flushWriter();
 		HttpServletResponse response = (HttpServletResponse) getResponse();
 		Map<String, List<String>> headers = new LinkedHashMap<>();
@@ -167,7 +167,8 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 			headers.put("Content-Type", List.of(response.getContentType()));
 		}
 		// The held bytes as one array, shared with the buffer rather than copied: neither changes them.
-		return new StoredResponse(response.getStatus(), headers, this.buffer.toByteArrayUnsafe());
+		byte[] body = this.buffer.toByteArrayUnsafe();
+		return HttpResponseRecord.encode(response.getStatus(), headers, body, body.length);
 	}
 
 	/** Sends what was held to the client: the body, or the error page request. */

@@ -42,7 +42,8 @@ import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.InvalidIdempotencyKeyException;
 import dev.modelgate.idempotency.core.Lease;
 import dev.modelgate.idempotency.core.RequestFingerprint;
-import dev.modelgate.idempotency.core.StoredResponse;
+import dev.modelgate.idempotency.core.Settlement;
+import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**
  * Applies the Idempotency-Key state machine to requests bound for {@code @Idempotent} handlers;
@@ -347,10 +348,21 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	private void replay(Keyed keyed, BeginResult completed, HttpServletRequest request, HttpServletResponse response)
 			throws IOException {
-		StoredResponse stored = completed.response();
-		if (stored == null) {
+		StoredOutcome outcome = completed.stored();
+		if (outcome == null) {
 			decide(IdempotencyOutcome.RESULT_UNAVAILABLE, keyed);
 			reject(IdempotencyProblem.resultUnavailable(), request, response);
+			return;
+		}
+		HttpResponseRecord stored;
+		try {
+			stored = HttpResponseRecord.decode(outcome);
+		}
+		catch (IdempotencyStoreException ex) {
+			logger.warn("Idempotency scope " + keyed.scope() + " holds a record this filter cannot replay; answering 503: "
+					+ ex.getMessage());
+			decide(IdempotencyOutcome.STORE_UNAVAILABLE, keyed);
+			reject(IdempotencyProblem.storeUnavailable(this.settings.retryAfter()), request, response);
 			return;
 		}
 		decide(IdempotencyOutcome.REPLAYED, keyed);
@@ -361,8 +373,8 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			}
 		});
 		response.setHeader(REPLAYED_HEADER, "true");
-		response.setContentLength(stored.body().length);
-		response.getOutputStream().write(stored.body());
+		response.setContentLength(stored.bodyLength());
+		response.getOutputStream().write(stored.payload(), stored.bodyOffset(), stored.bodyLength());
 		responded(IdempotencyListener.ResponseKind.REPLAY, keyed);
 	}
 
@@ -386,13 +398,14 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 		private final Lease lease;
 
-		private final Keyed keyed;
+		private final Settlement settlement;
 
 		private boolean settledEarly;
 
 		Execution(Lease lease, Keyed keyed) {
 			this.lease = lease;
-			this.keyed = keyed;
+			this.settlement = new Settlement(lease, IdempotencyFilter.this.reporter, keyed.method(),
+					keyed.endpoint().route(), keyed.endpoint().ttl());
 		}
 
 		void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -425,7 +438,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 				capture.commit();
 				return;
 			}
-			complete(capture.toStoredResponse(IdempotencyFilter.this.replayHeaders));
+			complete(capture.toStoredOutcome(IdempotencyFilter.this.replayHeaders));
 			capture.commit();
 		}
 
@@ -444,36 +457,12 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			}
 		}
 
-		private void complete(StoredResponse response) {
-			try {
-				if (this.lease.complete(response, this.keyed.endpoint().ttl())) {
-					decide(IdempotencyOutcome.RECORDED, this.keyed);
-				}
-				else {
-					logger.warn("Idempotency lease for scope " + this.lease.scope()
-							+ " was lost before completion (another attempt took over); the response is not recorded");
-					decide(IdempotencyOutcome.LEASE_LOST, this.keyed);
-				}
-			}
-			catch (IdempotencyStoreException ex) {
-				logger.warn("Could not record the response for idempotency scope " + this.lease.scope()
-						+ "; the lease will run out on its own: " + ex.getMessage());
-				decide(IdempotencyOutcome.COMPLETE_FAILED, this.keyed);
-			}
+		private void complete(@Nullable StoredOutcome outcome) {
+			this.settlement.record(outcome);
 		}
 
-		private void release(String warning) {
-			if (warning != null) {
-				logger.warn("Idempotency scope " + this.lease.scope() + " released: " + warning);
-			}
-			try {
-				decide(this.lease.release() ? IdempotencyOutcome.RELEASED : IdempotencyOutcome.LEASE_LOST, this.keyed);
-			}
-			catch (IdempotencyStoreException ex) {
-				logger.warn("Could not release idempotency scope " + this.lease.scope()
-						+ "; the lease will run out on its own: " + ex.getMessage());
-				decide(IdempotencyOutcome.RELEASE_FAILED, this.keyed);
-			}
+		private void release(@Nullable String warning) {
+			this.settlement.release(warning);
 		}
 
 	}
