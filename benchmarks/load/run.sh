@@ -202,7 +202,7 @@ check() {
 	local status
 	status=$(post "$path" "$out/body-1k.json" "$key" -D "$headers")
 	local replayed=no
-	grep -qi '^Idempotency-Replayed: true' "$headers" && replayed=yes
+	grep -qi '^Idempotent-Replayed: true' "$headers" && replayed=yes
 	if [ "$status" != "$want_status" ] || [ "$replayed" != "$want_replayed" ]; then
 		echo "check failed: $path key=${key:-none}: status $status, replayed $replayed" >&2
 		exit 1

@@ -19,7 +19,7 @@ class IdempotencyTests extends StubbedProviderTests {
 
 	private static final String KEY = "Idempotency-Key";
 
-	private static final String REPLAYED = "Idempotency-Replayed";
+	private static final String REPLAYED = "Idempotent-Replayed";
 
 	@Test
 	void replaysFirstAnswerWithoutCallingProviderAgain() {

@@ -86,7 +86,7 @@ class ObservabilityTests {
 		assertThat(found.statusCode()).isEqualTo(200);
 		JsonNode record = JsonMapper.builder().build().readTree(found.body());
 		assertThat(record.path("state").asString()).isEqualTo("completed");
-		assertThat(record.path("responseStatus").asInt()).isEqualTo(200);
+		assertThat(record.path("outcome").asString()).isEqualTo("response");
 		assertThat(found.body()).doesNotContain(key).doesNotContain("Did it go through");
 
 		assertThat(send("DELETE", lookup).statusCode()).isGreaterThanOrEqualTo(400);

@@ -107,7 +107,7 @@ class PostgresBillingTests extends StubbedProviderTests {
 		long tokens = json(first).path("usage").path("total_tokens").asLong();
 		for (int i = 0; i < 3; i++) {
 			HttpResponse<byte[]> retry = this.gateway.chat(request, "Idempotency-Key", key, "Authorization", client);
-			assertThat(header(retry, "Idempotency-Replayed")).isEqualTo("true");
+			assertThat(header(retry, "Idempotent-Replayed")).isEqualTo("true");
 		}
 		assertThat(charges(client)).isEqualTo(1);
 		assertThat(this.ledger.balance(ClientIdentity.of(client))).isEqualTo(CreditLedger.OPENING_BALANCE - tokens);

@@ -75,7 +75,7 @@ class RedisResponseCacheTests extends StubbedProviderTests {
 		HttpResponse<byte[]> first = this.gateway.chat(request, "Idempotency-Key", key);
 		HttpResponse<byte[]> retry = this.gateway.chat(request, "Idempotency-Key", key);
 
-		assertThat(header(retry, "Idempotency-Replayed")).isEqualTo("true");
+		assertThat(header(retry, "Idempotent-Replayed")).isEqualTo("true");
 		assertThat(retry.body()).isEqualTo(first.body());
 		assertThat(upstream.calls()).isEqualTo(1);
 	}

@@ -7,8 +7,6 @@ import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
-import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
-
 /**
  * Configuration of Idempotency-Key handling for {@code @Idempotent} endpoints.
  */
@@ -354,7 +352,7 @@ public class ModelgateIdempotencyProperties {
 		 * evicted (a retry of such a key runs again); records in progress never are, and when they
 		 * alone fill the store a new key is answered 503.
 		 */
-		private int maxEntries = InMemoryIdempotencyStore.DEFAULT_MAX_ENTRIES;
+		private int maxEntries = 10_000;
 
 		/**
 		 * Most bytes of stored outcomes kept at once, evicted like max-entries. An outcome that does not

@@ -33,7 +33,7 @@ import dev.modelgate.idempotency.web.IdempotencyProblem;
  * Documents what the filter adds to {@code @Idempotent} operations in the springdoc-openapi
  * document: the key header (required when the annotation says so), the problem responses the filter
  * can answer instead of the handler, {@code Retry-After} on 409 and 503, and
- * {@code Idempotency-Replayed} on success responses. Responses the application documents itself are
+ * {@code Idempotent-Replayed} on success responses. Responses the application documents itself are
  * left as they are.
  */
 public class IdempotencyOperationCustomizer implements GlobalOperationCustomizer, GlobalOpenApiCustomizer {

@@ -101,7 +101,7 @@ class IdempotencyEndpointHttpTests {
 
 		HttpResponse<String> again = this.http.post("/orders", key, body, "Authorization", API_KEY);
 		assertThat(again.statusCode()).isEqualTo(201);
-		assertThat(again.headers().firstValue("Idempotency-Replayed")).isEmpty();
+		assertThat(again.headers().firstValue("Idempotent-Replayed")).isEmpty();
 		assertThat(this.invocations.count("orders")).isEqualTo(2);
 	}
 

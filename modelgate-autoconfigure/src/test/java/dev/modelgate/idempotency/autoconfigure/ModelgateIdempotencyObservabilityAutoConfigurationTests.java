@@ -24,7 +24,7 @@ import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import dev.modelgate.idempotency.actuate.IdempotencyEndpoint;
 import dev.modelgate.idempotency.actuate.IdempotencyStoreHealthIndicator;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
-import dev.modelgate.idempotency.core.TimeBoundedIdempotencyStore;
+import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.micrometer.DefaultIdempotencyStoreObservationConvention;
 import dev.modelgate.idempotency.micrometer.IdempotencyLeaseMetrics;
 import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
@@ -88,8 +88,9 @@ class ModelgateIdempotencyObservabilityAutoConfigurationTests {
 			assertThat(context).hasNotFailed()
 				.doesNotHaveBean(MicrometerIdempotencyListener.class)
 				.doesNotHaveBean(IdempotencyLeaseMetrics.class);
+			// No observing decorator: the coordinator calls the memory store itself (it never waits).
 			assertThat(context.getBean(IdempotencyCoordinator.class).getStore())
-				.isInstanceOf(TimeBoundedIdempotencyStore.class);
+				.isInstanceOf(InMemoryIdempotencyStore.class);
 		});
 	}
 

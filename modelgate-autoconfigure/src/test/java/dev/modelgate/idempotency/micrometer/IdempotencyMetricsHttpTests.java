@@ -76,7 +76,7 @@ class IdempotencyMetricsHttpTests {
 		String key = newKey();
 
 		assertThat(this.http.post("/items/7", key, "{}").statusCode()).isEqualTo(200);
-		assertThat(this.http.post("/items/7", key, "{}").headers().firstValue("Idempotency-Replayed")).hasValue("true");
+		assertThat(this.http.post("/items/7", key, "{}").headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(this.http.post("/items/7", key, "{\"other\":1}").statusCode()).isEqualTo(422);
 		assertThat(this.http.post("/items/7", "a,b", "{}").statusCode()).isEqualTo(400);
 		assertThat(this.http.post("/items/7", null, "{}").statusCode()).isEqualTo(200);

@@ -69,7 +69,7 @@ class IdempotencyOpenApiHttpTests {
 		JsonNode responses = operation("/orders").get("responses");
 		String success = responses.propertyNames().stream().filter((status) -> status.startsWith("2")).findFirst()
 			.orElseThrow();
-		assertThat(responses.get(success).get("headers").has("Idempotency-Replayed")).isTrue();
+		assertThat(responses.get(success).get("headers").has("Idempotent-Replayed")).isTrue();
 	}
 
 	@Test

@@ -87,7 +87,7 @@ class IdempotencyCoordinatorTests {
 	@Test
 	void decoratorWrapsTheBoundedStoreTheCoordinatorCalls() {
 		List<String> calls = new CopyOnWriteArrayList<>();
-		this.coordinator = IdempotencyCoordinator.create(new InMemoryIdempotencyStore(), Duration.ofSeconds(2),
+		this.coordinator = IdempotencyCoordinator.create(new UnboundedStore(), Duration.ofSeconds(2),
 				(bounded) -> new RecordingStore(bounded, calls));
 		assertThat(this.coordinator.getStore()).isInstanceOf(RecordingStore.class);
 		this.coordinator.begin(this.scope, "fp", LONG, Duration.ZERO).lease().release();
@@ -303,6 +303,12 @@ class IdempotencyCoordinatorTests {
 
 		private final CountDownLatch interrupted;
 
+		/** Unlike the memory store it extends, this one can hang, so the coordinator must bound it. */
+		@Override
+		public Duration callTimeLimit() {
+			return null;
+		}
+
 		HangingStore(CountDownLatch interrupted) {
 			this.interrupted = interrupted;
 		}
@@ -322,6 +328,16 @@ class IdempotencyCoordinatorTests {
 	}
 
 	/** Notes the name of each transition, then passes it on. */
+	/** A store that, like most, does not bound its own calls. */
+	private static final class UnboundedStore extends InMemoryIdempotencyStore {
+
+		@Override
+		public Duration callTimeLimit() {
+			return null;
+		}
+
+	}
+
 	private static final class RecordingStore implements IdempotencyStore {
 
 		private final IdempotencyStore delegate;

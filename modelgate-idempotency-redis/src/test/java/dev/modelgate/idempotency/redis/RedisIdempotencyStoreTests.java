@@ -97,7 +97,7 @@ class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		store().complete(scope, token, binaryOutcome(), Duration.ofHours(1));
 
 		assertThat(redis.<String, String>opsForHash().keys(key)).containsExactlyInAnyOrder("fp", "state", "created",
-				"status", "headers", "body");
+				"kind", "outcome");
 		assertThat(redis.getExpire(key, TimeUnit.MILLISECONDS)).isBetween(3_595_000L, 3_600_000L);
 	}
 
@@ -126,7 +126,7 @@ class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 	void recordWrittenBeforeCreationTimesWereKeptIsFoundWithUnknownAge() {
 		String scope = scopeHash();
 		redis.opsForHash()
-			.putAll(PREFIX + scope, Map.of("fp", "fp", "state", "completed", "status", "200", "body", "ok"));
+			.putAll(PREFIX + scope, Map.of("fp", "fp", "state", "completed", "kind", "response", "outcome", "ok"));
 		redis.expire(PREFIX + scope, Duration.ofMinutes(1));
 
 		IdempotencyRecord record = store().find(scope).orElseThrow();

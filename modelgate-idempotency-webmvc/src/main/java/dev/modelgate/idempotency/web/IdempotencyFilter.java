@@ -63,7 +63,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	public static final int DEFAULT_ORDER = -90;
 
 	/** Response header that marks a replayed response. */
-	public static final String REPLAYED_HEADER = "Idempotency-Replayed";
+	public static final String REPLAYED_HEADER = "Idempotent-Replayed";
 
 	/**
 	 * MDC key that holds the scope hash while the filter handles a keyed request (the handler

@@ -29,9 +29,9 @@ public record Answer(int status, HttpHeaders headers, byte[] body, Throwable fai
 				System.nanoTime());
 	}
 
-	/** Whether the gateway sent this from a record ({@code Idempotency-Replayed: true}). */
+	/** Whether the gateway sent this from a record ({@code Idempotent-Replayed: true}). */
 	public boolean isReplay() {
-		return "true".equals(header("Idempotency-Replayed"));
+		return "true".equals(header("Idempotent-Replayed"));
 	}
 
 	public String header(String name) {

@@ -110,7 +110,7 @@ class AgentRunTests {
 		HttpResponse<byte[]> retry = run(key);
 
 		assertThat(retry.statusCode()).isEqualTo(200);
-		assertThat(retry.headers().firstValue("Idempotency-Replayed")).hasValue("true");
+		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(retry.body()).isEqualTo(first.body());
 		assertThat(mailsSent()).hasSize(1);
 	}

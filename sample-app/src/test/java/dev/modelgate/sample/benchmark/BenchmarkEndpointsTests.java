@@ -38,9 +38,9 @@ class BenchmarkEndpointsTests {
 
 		assertThat(twinFirst.statusCode()).isEqualTo(200);
 		assertThat(twinSecond.statusCode()).isEqualTo(200);
-		assertThat(twinSecond.headers().firstValue("Idempotency-Replayed")).isEmpty();
+		assertThat(twinSecond.headers().firstValue("Idempotent-Replayed")).isEmpty();
 		assertThat(id(twinSecond)).isNotEqualTo(id(twinFirst));
-		assertThat(chatSecond.headers().firstValue("Idempotency-Replayed")).hasValue("true");
+		assertThat(chatSecond.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(id(chatSecond)).isEqualTo(id(chatFirst));
 	}
 
