@@ -182,7 +182,7 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 						+ " is not supported: its result would be recorded before it exists");
 			}
 			JsonMapper mapper = IdempotentOperationInterceptor.this.jsonMapper;
-			return ResultCodec.json(mapper, mapper.constructType(returnType));
+			return JsonResultCodec.of(mapper, mapper.constructType(returnType));
 		}
 
 		EvaluationContext context(Object[] args, Object target, BeanFactory beanFactory) {

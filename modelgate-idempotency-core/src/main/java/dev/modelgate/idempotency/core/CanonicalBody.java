@@ -1,36 +1,15 @@
 package dev.modelgate.idempotency.core;
 
 import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonPointer;
-import tools.jackson.core.StreamReadFeature;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
+import java.util.function.Consumer;
 
 /**
- * The part of a fingerprint that comes from the request body.
- *
- * <p>A JSON body is compared by meaning: object keys in any order, any white space, and numbers equal
- * as decimals ({@code 1}, {@code 1.0}, {@code 1e0}) give the same fingerprint, and members named by
- * {@code ignoreFields} are left out. A body that does not parse as one JSON value (including
- * duplicate member names, which readers disagree about) is compared byte for byte, as is every
- * non-JSON body.
+ * The part of a fingerprint that comes from the request body: bytes compared byte for byte, a JSON
+ * value compared by meaning (written by a JSON adapter through {@link CanonicalJsonWriter}), or
+ * multipart parts compared part by part.
  */
 public abstract class CanonicalBody {
-
-	private static final JsonMapper MAPPER = JsonMapper.builder()
-		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-		.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-		.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-		.build();
 
 	private static final CanonicalBody EMPTY = bytes(new byte[0]);
 
@@ -57,30 +36,15 @@ public abstract class CanonicalBody {
 	}
 
 	/**
-	 * A JSON body, compared by meaning; falls back to bytes when it is not exactly one valid JSON
-	 * value.
-	 * @param ignoreFields JSON Pointers of members to leave out
+	 * A JSON value, compared by meaning.
+	 * @param value writes the parsed value, members sorted by name, when the fingerprint is computed
 	 */
-	public static CanonicalBody json(byte[] buffer, int offset, int length, Collection<JsonPointer> ignoreFields) {
-		JsonNode tree;
-		try {
-			tree = MAPPER.readTree(buffer, offset, length);
-		}
-		catch (JacksonException | NumberFormatException ex) {
-			// Jackson reports a number beyond BigDecimal's range (1e2147483648) as NumberFormatException.
-			return bytes(buffer, offset, length);
-		}
-		if (tree == null || tree.isMissingNode()) {
-			return bytes(buffer, offset, length);
-		}
-		for (JsonPointer pointer : ignoreFields) {
-			remove(tree, pointer);
-		}
+	public static CanonicalBody json(Consumer<CanonicalJsonWriter> value) {
 		return new CanonicalBody() {
 			@Override
 			void writeTo(Hashing hashing) {
 				hashing.tag('J');
-				write(tree, hashing);
+				value.accept(new HashingJsonWriter(hashing));
 			}
 		};
 	}
@@ -101,75 +65,64 @@ public abstract class CanonicalBody {
 		};
 	}
 
-	/** Parses JSON Pointers given as strings, failing with a message naming the bad one. */
-	public static List<JsonPointer> pointers(String... expressions) {
-		List<JsonPointer> pointers = new ArrayList<>(expressions.length);
-		for (String expression : expressions) {
-			try {
-				pointers.add(JsonPointer.compile(expression));
-			}
-			catch (IllegalArgumentException ex) {
-				throw new IllegalArgumentException("'" + expression + "' is not a JSON Pointer (RFC 6901), "
-						+ "write it like /metadata/request_id", ex);
-			}
-		}
-		return pointers;
-	}
-
-	private static void remove(JsonNode root, JsonPointer pointer) {
-		if (pointer.matches()) {
-			return;
-		}
-		JsonNode parent = root.at(pointer.head());
-		if (parent instanceof ObjectNode object) {
-			object.remove(pointer.last().getMatchingProperty());
-		}
-		else if (parent instanceof ArrayNode array && pointer.last().mayMatchElement()) {
-			int index = pointer.last().getMatchingIndex();
-			if (index < array.size()) {
-				array.remove(index);
-			}
-		}
-	}
-
-	private static void write(JsonNode node, Hashing hashing) {
-		switch (node.getNodeType()) {
-			case OBJECT -> {
-				List<Map.Entry<String, JsonNode>> members = new ArrayList<>(node.properties());
-				members.sort(Map.Entry.comparingByKey());
-				hashing.tag('o').length(members.size());
-				for (Map.Entry<String, JsonNode> member : members) {
-					hashing.field(member.getKey());
-					write(member.getValue(), hashing);
-				}
-			}
-			case ARRAY -> {
-				hashing.tag('a').length(node.size());
-				for (JsonNode element : node) {
-					write(element, hashing);
-				}
-			}
-			case STRING -> hashing.tag('s').field(node.stringValue());
-			case NUMBER -> {
-				// Unscaled value and scale of the stripped decimal: exact, and short even for 1e999999.
-				BigDecimal decimal = node.decimalValue();
-				try {
-					decimal = decimal.stripTrailingZeros();
-				}
-				catch (ArithmeticException ex) {
-					// Stripping would push the scale past int (100e2147483647): compare it as read.
-					hashing.tag('N').field(decimal.toString());
-					return;
-				}
-				hashing.tag('n').field(decimal.unscaledValue().toString()).length(decimal.scale());
-			}
-			case BOOLEAN -> hashing.tag(node.booleanValue() ? 't' : 'f');
-			default -> hashing.tag('z');
-		}
-	}
-
 	/** One part of a multipart body. */
 	public record Part(String name, String fileName, byte[] content) {
+	}
+
+	/** Writes each JSON event as a tagged field, so that no two different values hash alike. */
+	private static final class HashingJsonWriter implements CanonicalJsonWriter {
+
+		private final Hashing hashing;
+
+		HashingJsonWriter(Hashing hashing) {
+			this.hashing = hashing;
+		}
+
+		@Override
+		public void startObject(int members) {
+			this.hashing.tag('o').length(members);
+		}
+
+		@Override
+		public void name(String name) {
+			this.hashing.field(name);
+		}
+
+		@Override
+		public void startArray(int elements) {
+			this.hashing.tag('a').length(elements);
+		}
+
+		@Override
+		public void string(String value) {
+			this.hashing.tag('s').field(value);
+		}
+
+		@Override
+		public void number(BigDecimal value) {
+			// Unscaled value and scale of the stripped decimal: exact, and short even for 1e999999.
+			BigDecimal decimal;
+			try {
+				decimal = value.stripTrailingZeros();
+			}
+			catch (ArithmeticException ex) {
+				// Stripping would push the scale past int (100e2147483647): compare it as read.
+				this.hashing.tag('N').field(value.toString());
+				return;
+			}
+			this.hashing.tag('n').field(decimal.unscaledValue().toString()).length(decimal.scale());
+		}
+
+		@Override
+		public void bool(boolean value) {
+			this.hashing.tag(value ? 't' : 'f');
+		}
+
+		@Override
+		public void nullValue() {
+			this.hashing.tag('z');
+		}
+
 	}
 
 }

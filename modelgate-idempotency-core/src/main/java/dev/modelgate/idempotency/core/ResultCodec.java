@@ -1,11 +1,9 @@
 package dev.modelgate.idempotency.core;
 
-import tools.jackson.databind.JavaType;
-import tools.jackson.databind.json.JsonMapper;
-
 /**
  * Turns the result of a piece of work run by {@link IdempotencyTemplate} into the bytes that are
- * recorded for replay, and back. The template never passes {@code null} to a codec: a {@code null}
+ * recorded for replay, and back. JSON codecs live with the JSON library they use (for Jackson 3,
+ * {@code dev.modelgate.idempotency.operation.JsonResultCodec} in the auto-configuration module). The template never passes {@code null} to a codec: a {@code null}
  * result is recorded as such and replayed as {@code null} without asking the codec.
  *
  * @param <T> the type of the result
@@ -44,19 +42,6 @@ public interface ResultCodec<T> {
 	@SuppressWarnings("unchecked")
 	static <T> ResultCodec<T> none() {
 		return (ResultCodec<T>) SimpleResultCodecs.NONE;
-	}
-
-	/** Keeps a result as JSON written and read by {@code mapper}. */
-	static <T> ResultCodec<T> json(JsonMapper mapper, Class<T> type) {
-		return new JsonResultCodec<>(mapper, mapper.constructType(type));
-	}
-
-	/**
-	 * Keeps a result as JSON written and read by {@code mapper}, for generic types such as
-	 * {@code List<Ticket>}.
-	 */
-	static <T> ResultCodec<T> json(JsonMapper mapper, JavaType type) {
-		return new JsonResultCodec<>(mapper, type);
 	}
 
 }

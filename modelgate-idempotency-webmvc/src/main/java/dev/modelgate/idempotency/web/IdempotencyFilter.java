@@ -278,7 +278,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			}
 			byte[] body = buffered.body();
 			CanonicalBody canonical = isJson(contentType)
-					? CanonicalBody.json(body, 0, body.length, endpoint.ignoreFields())
+					? JsonBodies.canonical(body, 0, body.length, endpoint.ignoreFields())
 					: CanonicalBody.bytes(body);
 			return ReadRequest.read(buffered, fingerprint(request, endpoint, canonical));
 		}

@@ -26,7 +26,6 @@ import org.springframework.web.util.ServletRequestPathUtils;
 
 import dev.modelgate.idempotency.core.AnnotationDurations;
 import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.core.CanonicalBody;
 
 /**
  * Finds the {@code @Idempotent} handler a request is bound for, before the DispatcherServlet runs.
@@ -228,7 +227,7 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 			return new IdempotentEndpoint("", annotation.scope(), annotation.required(),
 					duration(annotation.ttl(), this.defaults.ttl(), "ttl"),
 					duration(annotation.leaseTtl(), this.defaults.leaseTtl(), "leaseTtl"), waitTimeout,
-					CanonicalBody.pointers(annotation.ignoreFields()), annotation.onStoreFailure());
+					JsonBodies.pointers(annotation.ignoreFields()), annotation.onStoreFailure());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("@Idempotent on " + where + ": " + ex.getMessage(), ex);

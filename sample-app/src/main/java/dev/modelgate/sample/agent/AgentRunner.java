@@ -11,6 +11,7 @@ import dev.modelgate.idempotency.core.DerivedKeys;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
 import dev.modelgate.idempotency.core.IdempotentCall;
 import dev.modelgate.idempotency.core.ResultCodec;
+import dev.modelgate.idempotency.operation.JsonResultCodec;
 
 /**
  * A small agent: it plans, mails a report, opens a ticket and answers. The two steps with side
@@ -41,7 +42,7 @@ public class AgentRunner {
 		this.mailTool = mailTool;
 		this.ticketDesk = ticketDesk;
 		this.idempotency = idempotency;
-		this.ticketCodec = ResultCodec.json(jsonMapper, Ticket.class);
+		this.ticketCodec = JsonResultCodec.of(jsonMapper, Ticket.class);
 		this.properties = properties;
 	}
 
