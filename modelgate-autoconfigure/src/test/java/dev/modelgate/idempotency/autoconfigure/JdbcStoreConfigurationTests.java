@@ -1,23 +1,27 @@
 package dev.modelgate.idempotency.autoconfigure;
 
+import java.util.List;
 import java.util.UUID;
 
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
 
+
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
 
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyPurger;
-import dev.modelgate.idempotency.autoconfigure.JdbcIdempotencySchemaInitializer;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyStore;
 import dev.modelgate.idempotency.jdbc.MarkAppliedTransactionListener;
 import dev.modelgate.idempotency.testsupport.PostgresTestServer;
@@ -51,6 +55,25 @@ class JdbcStoreConfigurationTests {
 				assertThat(PostgresTestServer.tableExists(table)).isTrue();
 			});
 		dropTable(table);
+	}
+
+	@Test
+	void embeddedH2IsNeverPickedSilently() {
+		ApplicationContextRunner withH2 = this.contextRunner.withBean(DataSource.class,
+				() -> new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2).generateUniqueName(true).build());
+		for (String store : List.of("auto", "jdbc")) {
+			withH2.withPropertyValues("modelgate.idempotency.store=" + store).run((context) -> {
+				assertThat(context).as("store=%s", store).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(UnsupportedIdempotencyDatabaseException.class)
+					.hasMessageContaining("PostgreSQL only")
+					.hasMessageContaining("H2");
+				FailureAnalysis analysis = new UnsupportedIdempotencyDatabaseFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getAction()).contains("modelgate.idempotency.store=redis",
+						"modelgate.idempotency.store=memory");
+			});
+		}
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.core;
 
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -27,9 +28,27 @@ class RequestFingerprintTests {
 	}
 
 	@Test
-	void jsonBodyIsComparedByMeaning() {
-		assertThat(fingerprint("POST", "/orders", null, "{\"a\":1,\"b\":[true]}"))
-			.isEqualTo(fingerprint("POST", "/orders", null, " { \"b\" : [ true ] , \"a\" : 1.0 } "));
+	void jsonNumbersAreComparedAsDecimals() {
+		assertThat(RequestFingerprint.of("POST", "/orders", null, number("1")))
+			.isEqualTo(RequestFingerprint.of("POST", "/orders", null, number("1.0")))
+			.isEqualTo(RequestFingerprint.of("POST", "/orders", null, number("1e0")))
+			.isNotEqualTo(RequestFingerprint.of("POST", "/orders", null, number("10")));
+	}
+
+	@Test
+	void jsonValueNeverHashesLikeItsBytes() {
+		CanonicalBody json = CanonicalBody.json((writer) -> writer.string("x"));
+		assertThat(RequestFingerprint.of("POST", "/orders", null, json))
+			.isNotEqualTo(fingerprint("POST", "/orders", null, "\"x\""));
+	}
+
+	/** A JSON body holding {"a": n}, written as a JSON adapter would. */
+	private static CanonicalBody number(String n) {
+		return CanonicalBody.json((writer) -> {
+			writer.startObject(1);
+			writer.name("a");
+			writer.number(new BigDecimal(n));
+		});
 	}
 
 	@Test
