@@ -14,4 +14,21 @@ public class IdempotencyStoreException extends RuntimeException {
 		super(message);
 	}
 
+	/**
+	 * The message and, when it says something the message does not, the root cause: for a log line
+	 * such as "begin failed on Redis key ...: RedisConnectionException: Unable to connect to
+	 * 127.0.0.1:6379".
+	 */
+	public String describe() {
+		Throwable root = this;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		String message = getMessage();
+		if (root == this || root.getMessage() == null || (message != null && message.contains(root.getMessage()))) {
+			return message;
+		}
+		return message + ": " + root.getClass().getSimpleName() + ": " + root.getMessage();
+	}
+
 }

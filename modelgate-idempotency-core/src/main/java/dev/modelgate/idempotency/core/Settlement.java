@@ -66,7 +66,7 @@ public final class Settlement {
 		}
 		catch (IdempotencyStoreException ex) {
 			logger.warn("Could not record the outcome for idempotency scope {}; the lease will run out on its own: {}",
-					scope(), describe(ex));
+					scope(), ex.describe());
 			decide(IdempotencyOutcome.COMPLETE_FAILED);
 		}
 		return false;
@@ -86,26 +86,13 @@ public final class Settlement {
 		}
 		catch (IdempotencyStoreException ex) {
 			logger.warn("Could not release idempotency scope {}; the lease will run out on its own: {}", scope(),
-					describe(ex));
+					ex.describe());
 			decide(IdempotencyOutcome.RELEASE_FAILED);
 		}
 	}
 
 	private void decide(IdempotencyOutcome outcome) {
 		this.reporter.decide(outcome, this.method, this.route, scope());
-	}
-
-	/** The failure and its root cause, such as "complete failed on Redis: Connection refused: /127.0.0.1:6379". */
-	static String describe(Throwable failure) {
-		Throwable root = failure;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		String message = failure.getMessage();
-		if (root == failure || root.getMessage() == null || (message != null && message.contains(root.getMessage()))) {
-			return message;
-		}
-		return message + ": " + root.getClass().getSimpleName() + ": " + root.getMessage();
 	}
 
 }

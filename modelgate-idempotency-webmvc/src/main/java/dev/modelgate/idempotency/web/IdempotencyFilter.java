@@ -183,8 +183,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		}
 		ReadRequest read = readBody(request, endpoint);
 		if (read.problem() != null) {
-			decide((read.problem().status() == 413) ? IdempotencyOutcome.TOO_LARGE : IdempotencyOutcome.UNREADABLE,
-					method, endpoint, null);
+			decide(read.refusal(), method, endpoint, null);
 			reject(read.problem(), request, response);
 			return;
 		}
@@ -207,12 +206,12 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			decide(IdempotencyOutcome.STORE_UNAVAILABLE, keyed);
 			if (endpoint.onStoreFailure() == Idempotent.StoreFailure.PROCEED) {
 				logger.warn("Idempotency store unavailable for scope " + scope
-						+ "; running the handler without protection (onStoreFailure = PROCEED): " + ex.getMessage());
+						+ "; running the handler without protection (onStoreFailure = PROCEED): " + ex.describe());
 				decide(IdempotencyOutcome.BYPASSED, keyed);
 				chain.doFilter(read.request(), response);
 			}
 			else {
-				logger.warn("Idempotency store unavailable for scope " + scope + "; answering 503: " + ex.getMessage());
+				logger.warn("Idempotency store unavailable for scope " + scope + "; answering 503: " + ex.describe());
 				reject(IdempotencyProblem.storeUnavailable(this.settings.retryAfter()), request, response);
 			}
 			return;
@@ -274,7 +273,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			}
 			BufferedRequest buffered = BufferedRequest.read(request, maxBytes);
 			if (buffered == null) {
-				return ReadRequest.refused(IdempotencyProblem.requestTooLarge(maxBytes));
+				return ReadRequest.tooLarge(maxBytes);
 			}
 			byte[] body = buffered.body();
 			CanonicalBody canonical = isJson(contentType)
@@ -284,9 +283,9 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		}
 		catch (IOException | ServletException | IllegalStateException ex) {
 			if (isSizeLimit(ex)) {
-				return ReadRequest.refused(IdempotencyProblem.requestTooLarge(maxBytes));
+				return ReadRequest.tooLarge(maxBytes);
 			}
-			return ReadRequest.refused(IdempotencyProblem.requestUnreadable(ex.getClass().getSimpleName()));
+			return ReadRequest.unreadable(ex);
 		}
 	}
 
@@ -294,14 +293,14 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	private ReadRequest readParts(HttpServletRequest request, IdempotentEndpoint endpoint, long maxBytes)
 			throws IOException, ServletException {
 		if (request.getContentLengthLong() > maxBytes) {
-			return ReadRequest.refused(IdempotencyProblem.requestTooLarge(maxBytes));
+			return ReadRequest.tooLarge(maxBytes);
 		}
 		List<CanonicalBody.Part> parts = new ArrayList<>();
 		long total = 0;
 		for (Part part : request.getParts()) {
 			total += part.getSize();
 			if (total > maxBytes) {
-				return ReadRequest.refused(IdempotencyProblem.requestTooLarge(maxBytes));
+				return ReadRequest.tooLarge(maxBytes);
 			}
 			String fileName = (part.getSubmittedFileName() != null) ? part.getSubmittedFileName() : "";
 			parts.add(new CanonicalBody.Part(part.getName(), fileName, part.getInputStream().readAllBytes()));
@@ -513,16 +512,24 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	}
 
 	/**
-	 * The request as the handler will see it and its fingerprint, or the problem that stops it.
+	 * The request as the handler will see it and its fingerprint, or why it is refused and the problem
+	 * that says so.
 	 */
-	private record ReadRequest(HttpServletRequest request, String fingerprint, IdempotencyProblem problem) {
+	private record ReadRequest(@Nullable HttpServletRequest request, @Nullable String fingerprint,
+			@Nullable IdempotencyOutcome refusal, @Nullable IdempotencyProblem problem) {
 
 		static ReadRequest read(HttpServletRequest request, String fingerprint) {
-			return new ReadRequest(request, fingerprint, null);
+			return new ReadRequest(request, fingerprint, null, null);
 		}
 
-		static ReadRequest refused(IdempotencyProblem problem) {
-			return new ReadRequest(null, null, problem);
+		static ReadRequest tooLarge(long maxBytes) {
+			return new ReadRequest(null, null, IdempotencyOutcome.TOO_LARGE,
+					IdempotencyProblem.requestTooLarge(maxBytes));
+		}
+
+		static ReadRequest unreadable(Exception failure) {
+			return new ReadRequest(null, null, IdempotencyOutcome.UNREADABLE,
+					IdempotencyProblem.requestUnreadable(failure.getClass().getSimpleName()));
 		}
 
 	}
