@@ -1,22 +1,15 @@
 package dev.modelgate.idempotency.web;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.Part;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -24,34 +17,30 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
-import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.core.BeginResult;
-import dev.modelgate.idempotency.core.CanonicalBody;
 import dev.modelgate.idempotency.core.DecisionReporter;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator.Attempt;
-import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.IdempotencyKey;
 import dev.modelgate.idempotency.core.IdempotencyScope;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.InvalidIdempotencyKeyException;
-import dev.modelgate.idempotency.core.Lease;
-import dev.modelgate.idempotency.core.RequestFingerprint;
 import dev.modelgate.idempotency.core.Settlement;
 import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.web.KeyedRequestReader.KeyedRequest;
 
 /**
  * Applies the Idempotency-Key state machine to requests bound for {@code @Idempotent} handlers;
  * every other request passes untouched (no buffering, no store call).
  *
- * <p>For a keyed request: validate the key, buffer and fingerprint the body, {@code begin} in the
- * store, then either refuse (mismatch, in progress), replay the recorded response, or run the
- * handler under a renewed lease with its response held back, record it, and only then send it.
+ * <p>For a keyed request: validate the key, read and fingerprint the body ({@link KeyedRequestReader}),
+ * {@code begin} in the store, then either refuse ({@link ProblemResponder}), replay the recorded
+ * response ({@link ResponseReplayer}), or run the handler under a renewed lease with its response
+ * held back, record it, and only then send it ({@link HandlerExecution}).
  */
 public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
@@ -84,11 +73,15 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	private final ResponsePolicy responsePolicy;
 
-	private final IdempotencyProblemRenderer problemRenderer;
-
 	private final ReplayHeaders replayHeaders;
 
 	private final Settings settings;
+
+	private final KeyedRequestReader reader;
+
+	private final ResponseReplayer replayer;
+
+	private final ProblemResponder problems;
 
 	private int order = DEFAULT_ORDER;
 
@@ -103,9 +96,11 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		this.coordinator = coordinator;
 		this.identityResolver = identityResolver;
 		this.responsePolicy = responsePolicy;
-		this.problemRenderer = problemRenderer;
 		this.replayHeaders = replayHeaders;
 		this.settings = settings;
+		this.reader = new KeyedRequestReader(settings.maxRequestBytes());
+		this.replayer = new ResponseReplayer(replayHeaders, REPLAYED_HEADER);
+		this.problems = new ProblemResponder(problemRenderer);
 	}
 
 	@Override
@@ -181,8 +176,8 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			}
 			return;
 		}
-		ReadRequest read = readBody(request, endpoint);
-		if (read.problem() != null) {
+		KeyedRequest read = this.reader.read(request, endpoint);
+		if (read.isRefused()) {
 			decide(read.refusal(), method, endpoint, null);
 			reject(read.problem(), request, response);
 			return;
@@ -194,7 +189,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		}
 	}
 
-	private void handleKeyed(Keyed keyed, ReadRequest read, HttpServletRequest request,
+	private void handleKeyed(Keyed keyed, KeyedRequest read, HttpServletRequest request,
 			HttpServletResponse response, FilterChain chain) throws IOException, ServletException {
 		IdempotentEndpoint endpoint = keyed.endpoint();
 		String scope = keyed.scope();
@@ -228,11 +223,15 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 				decide(IdempotencyOutcome.IN_PROGRESS, keyed);
 				reject(IdempotencyProblem.inProgress(this.settings.retryAfter()), request, response);
 			}
-			case COMPLETED -> replay(keyed, attempt.result(), request, response);
+			case COMPLETED -> replay(keyed, attempt.result().stored(), request, response);
 			case ACQUIRED -> {
 				decide(IdempotencyOutcome.ACQUIRED, keyed);
+				Settlement settlement = new Settlement(attempt.lease(), this.reporter, keyed.method(),
+						endpoint.route(), endpoint.ttl());
 				try {
-					new Execution(attempt.lease(), keyed).run(read.request(), response, chain);
+					new HandlerExecution(attempt.lease(), settlement, this.responsePolicy, this.replayHeaders,
+							this.settings.maxResponseBytes())
+						.run(read.request(), response, chain);
 				}
 				finally {
 					responded(IdempotencyListener.ResponseKind.FIRST, keyed);
@@ -264,90 +263,8 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		}
 	}
 
-	private ReadRequest readBody(HttpServletRequest request, IdempotentEndpoint endpoint) throws IOException {
-		long maxBytes = this.settings.maxRequestBytes();
-		MediaType contentType = contentType(request);
-		try {
-			if (contentType != null && MediaType.MULTIPART_FORM_DATA.includes(contentType)) {
-				return readParts(request, endpoint, maxBytes);
-			}
-			BufferedRequest buffered = BufferedRequest.read(request, maxBytes);
-			if (buffered == null) {
-				return ReadRequest.tooLarge(maxBytes);
-			}
-			byte[] body = buffered.body();
-			CanonicalBody canonical = isJson(contentType)
-					? JsonBodies.canonical(body, 0, body.length, endpoint.ignoreFields())
-					: CanonicalBody.bytes(body);
-			return ReadRequest.read(buffered, fingerprint(request, endpoint, canonical));
-		}
-		catch (IOException | ServletException | IllegalStateException ex) {
-			if (isSizeLimit(ex)) {
-				return ReadRequest.tooLarge(maxBytes);
-			}
-			return ReadRequest.unreadable(ex);
-		}
-	}
-
-	/** Multipart bodies are parsed by the container (so the handler can still read the parts). */
-	private ReadRequest readParts(HttpServletRequest request, IdempotentEndpoint endpoint, long maxBytes)
-			throws IOException, ServletException {
-		if (request.getContentLengthLong() > maxBytes) {
-			return ReadRequest.tooLarge(maxBytes);
-		}
-		List<CanonicalBody.Part> parts = new ArrayList<>();
-		long total = 0;
-		for (Part part : request.getParts()) {
-			total += part.getSize();
-			if (total > maxBytes) {
-				return ReadRequest.tooLarge(maxBytes);
-			}
-			String fileName = (part.getSubmittedFileName() != null) ? part.getSubmittedFileName() : "";
-			parts.add(new CanonicalBody.Part(part.getName(), fileName, part.getInputStream().readAllBytes()));
-		}
-		return ReadRequest.read(request, fingerprint(request, endpoint, CanonicalBody.parts(parts)));
-	}
-
-	/**
-	 * The request path, not the route pattern, goes into the fingerprint: path variables are part of
-	 * the request, so {@code /orders/7/cancel} and {@code /orders/8/cancel} under one key are a key
-	 * reuse, never a replay of the other's response.
-	 */
-	private static String fingerprint(HttpServletRequest request, IdempotentEndpoint endpoint, CanonicalBody body) {
-		return RequestFingerprint.of(request.getMethod(), request.getRequestURI(), request.getQueryString(), body);
-	}
-
-	private static boolean isSizeLimit(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause.getClass().getSimpleName().contains("SizeLimitExceeded")
-					|| cause.getClass().getSimpleName().contains("SizeException")) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	private static MediaType contentType(HttpServletRequest request) {
-		String value = request.getContentType();
-		if (value == null) {
-			return null;
-		}
-		try {
-			return MediaType.parseMediaType(value);
-		}
-		catch (IllegalArgumentException ex) {
-			return null;
-		}
-	}
-
-	private static boolean isJson(MediaType contentType) {
-		return contentType != null && (MediaType.APPLICATION_JSON.isCompatibleWith(contentType)
-				|| "json".equals(contentType.getSubtypeSuffix()));
-	}
-
-	private void replay(Keyed keyed, BeginResult completed, HttpServletRequest request, HttpServletResponse response)
-			throws IOException {
-		StoredOutcome outcome = completed.stored();
+	private void replay(Keyed keyed, @Nullable StoredOutcome outcome, HttpServletRequest request,
+			HttpServletResponse response) throws IOException {
 		if (outcome == null) {
 			decide(IdempotencyOutcome.RESULT_UNAVAILABLE, keyed);
 			reject(IdempotencyProblem.resultUnavailable(), request, response);
@@ -365,142 +282,13 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			return;
 		}
 		decide(IdempotencyOutcome.REPLAYED, keyed);
-		response.setStatus(stored.status());
-		stored.headers().forEach((name, values) -> {
-			if (this.replayHeaders.isReplayed(name)) {
-				values.forEach((value) -> response.addHeader(name, value));
-			}
-		});
-		response.setHeader(REPLAYED_HEADER, "true");
-		response.setContentLength(stored.bodyLength());
-		response.getOutputStream().write(stored.payload(), stored.bodyOffset(), stored.bodyLength());
+		this.replayer.replay(stored, response);
 		responded(IdempotencyListener.ResponseKind.REPLAY, keyed);
 	}
 
 	private void reject(IdempotencyProblem problem, HttpServletRequest request, HttpServletResponse response)
 			throws IOException {
-		response.setStatus(problem.status());
-		response.setHeader("Cache-Control", "no-store");
-		if (problem.retryAfter() != null) {
-			response.setHeader("Retry-After", Long.toString(wholeSecondsAtLeastOne(problem.retryAfter())));
-		}
-		this.problemRenderer.render(problem, request, response);
-	}
-
-	private static long wholeSecondsAtLeastOne(Duration duration) {
-		long seconds = duration.toSeconds() + ((duration.toNanosPart() > 0) ? 1 : 0);
-		return Math.max(1, seconds);
-	}
-
-	/** One run of a handler under a held lease, from the chain call to the record. */
-	private final class Execution implements CapturingResponse.OverflowListener {
-
-		private final Lease lease;
-
-		private final Settlement settlement;
-
-		private boolean settledEarly;
-
-		Execution(Lease lease, Keyed keyed) {
-			this.lease = lease;
-			this.settlement = new Settlement(lease, IdempotencyFilter.this.reporter, keyed.method(),
-					keyed.endpoint().route(), keyed.endpoint().ttl());
-		}
-
-		void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-				throws IOException, ServletException {
-			CapturingResponse capture = new CapturingResponse(response, IdempotencyFilter.this.settings.maxResponseBytes(),
-					this);
-			try (IdempotencyContext.Binding binding = this.lease.bindToCurrentThread()) {
-				chain.doFilter(new AsyncAwareRequest(request, capture), capture);
-			}
-			catch (IOException | ServletException | RuntimeException | Error ex) {
-				release("the handler threw " + ex.getClass().getName());
-				throw ex;
-			}
-			if (request.isAsyncStarted()) {
-				release("the response is streamed or asynchronous and cannot be recorded");
-				return;
-			}
-			finish(capture);
-		}
-
-		private void finish(CapturingResponse capture) throws IOException {
-			if (capture.isOverflowed()) {
-				if (!this.settledEarly) {
-					release("the response was not recordable");
-				}
-				return;
-			}
-			if (capture.isErrorSent() || !IdempotencyFilter.this.responsePolicy.shouldRecord(capture.getStatus())) {
-				release(null);
-				capture.commit();
-				return;
-			}
-			complete(capture.toStoredOutcome(IdempotencyFilter.this.replayHeaders));
-			capture.commit();
-		}
-
-		/**
-		 * An oversized body is about to reach the client: record "done, result not kept" first, so
-		 * that the key stays spent (a retry gets 410 rather than running the operation again).
-		 */
-		@Override
-		public void beforeOverflow(int status) {
-			if (IdempotencyFilter.this.responsePolicy.shouldRecord(status)) {
-				this.settledEarly = true;
-				logger.warn("Response for idempotency scope " + this.lease.scope() + " is larger than "
-						+ IdempotencyFilter.this.settings.maxResponseBytes()
-						+ " bytes; it is delivered but not stored, and retries will get 410");
-				complete(null);
-			}
-		}
-
-		private void complete(@Nullable StoredOutcome outcome) {
-			this.settlement.record(outcome);
-		}
-
-		private void release(@Nullable String warning) {
-			this.settlement.release(warning);
-		}
-
-	}
-
-	/**
-	 * Switches the held response to pass-through the moment the handler goes asynchronous (SSE,
-	 * {@code StreamingResponseBody}, deferred results): from then on other threads write to the
-	 * client, and holding their output back would race with the container completing the response.
-	 */
-	private static final class AsyncAwareRequest extends HttpServletRequestWrapper {
-
-		private final CapturingResponse capture;
-
-		AsyncAwareRequest(HttpServletRequest request, CapturingResponse capture) {
-			super(request);
-			this.capture = capture;
-		}
-
-		@Override
-		public AsyncContext startAsync() {
-			passThrough();
-			return super.startAsync();
-		}
-
-		@Override
-		public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
-			passThrough();
-			return super.startAsync(request, response);
-		}
-
-		private void passThrough() {
-			try {
-				this.capture.switchToPassThrough();
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
-			}
-		}
-
+		this.problems.reject(problem, request, response);
 	}
 
 	/**
@@ -509,29 +297,6 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 * @param started {@link System#nanoTime()} when the filter took the request
 	 */
 	private record Keyed(String method, IdempotentEndpoint endpoint, String scope, long started) {
-	}
-
-	/**
-	 * The request as the handler will see it and its fingerprint, or why it is refused and the problem
-	 * that says so.
-	 */
-	private record ReadRequest(@Nullable HttpServletRequest request, @Nullable String fingerprint,
-			@Nullable IdempotencyOutcome refusal, @Nullable IdempotencyProblem problem) {
-
-		static ReadRequest read(HttpServletRequest request, String fingerprint) {
-			return new ReadRequest(request, fingerprint, null, null);
-		}
-
-		static ReadRequest tooLarge(long maxBytes) {
-			return new ReadRequest(null, null, IdempotencyOutcome.TOO_LARGE,
-					IdempotencyProblem.requestTooLarge(maxBytes));
-		}
-
-		static ReadRequest unreadable(Exception failure) {
-			return new ReadRequest(null, null, IdempotencyOutcome.UNREADABLE,
-					IdempotencyProblem.requestUnreadable(failure.getClass().getSimpleName()));
-		}
-
 	}
 
 	/**
