@@ -58,7 +58,7 @@ abstract class AbstractStoreOutageTests {
 
 
 	private static final Pattern FAILED_COMPLETE = Pattern
-		.compile("Could not record the response for idempotency scope ([0-9a-f]{64})");
+		.compile("Could not record the outcome for idempotency scope ([0-9a-f]{64})");
 
 	private static final Pattern FAILED_RELEASE = Pattern
 		.compile("Could not release idempotency scope ([0-9a-f]{64})");
