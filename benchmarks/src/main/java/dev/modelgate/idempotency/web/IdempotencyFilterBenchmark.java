@@ -27,6 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.util.StreamUtils;
@@ -132,7 +133,7 @@ public class IdempotencyFilterBenchmark {
 			throws ServletException {
 		IdempotencyFilter filter = new IdempotencyFilter(resolver, coordinator, new DefaultClientIdentityResolver("Authorization"),
 				new StatusResponsePolicy(Set.of(408, 409, 425, 429), false),
-				new ProblemDetailRenderer(JsonMapper.builder().build()), new ReplayHeaders(List.of()),
+				new ProblemDetailRenderer(new JacksonJsonHttpMessageConverter(JsonMapper.builder().build())), new ReplayHeaders(List.of()),
 				new IdempotencyFilter.Settings("Idempotency-Key", 255, 1024 * 1024, 1024 * 1024,
 						Duration.ofSeconds(1), 422));
 		// As the application context does for a filter bean.

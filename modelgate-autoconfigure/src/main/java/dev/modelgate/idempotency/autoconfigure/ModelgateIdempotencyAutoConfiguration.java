@@ -16,6 +16,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
@@ -89,7 +90,8 @@ public class ModelgateIdempotencyAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		IdempotencyProblemRenderer idempotencyProblemRenderer(ObjectProvider<JsonMapper> jsonMapper) {
-			return new ProblemDetailRenderer(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()));
+			return new ProblemDetailRenderer(
+					new JacksonJsonHttpMessageConverter(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build())));
 		}
 
 		@Bean

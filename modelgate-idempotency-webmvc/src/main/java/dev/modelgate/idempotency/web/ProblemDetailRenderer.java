@@ -10,19 +10,26 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.converter.HttpMessageConverter;
+import org.springframework.http.server.ServletServerHttpResponse;
 
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Renders problems as RFC 9457 {@code application/problem+json}, with the snake_case {@code code}
- * as an extension member.
+ * as an extension member, through a JSON message converter of the application's (Jackson 3's
+ * {@code JacksonJsonHttpMessageConverter} on Spring Framework 7, Jackson 2's
+ * {@code MappingJackson2HttpMessageConverter} on 6), so that this module needs no JSON library of its
+ * own.
  */
 public class ProblemDetailRenderer implements IdempotencyProblemRenderer {
 
-	private final JsonMapper jsonMapper;
+	private final HttpMessageConverter<Object> json;
 
-	public ProblemDetailRenderer(JsonMapper jsonMapper) {
-		this.jsonMapper = jsonMapper;
+	/**
+	 * @param json writes a {@code Map} as JSON
+	 */
+	public ProblemDetailRenderer(HttpMessageConverter<Object> json) {
+		this.json = json;
 	}
 
 	@Override
@@ -34,8 +41,9 @@ public class ProblemDetailRenderer implements IdempotencyProblemRenderer {
 		detail.setTitle(problem.title());
 		detail.setInstance(URI.create(request.getRequestURI()));
 		detail.setProperty("code", problem.code());
-		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-		this.jsonMapper.writeValue(response.getOutputStream(), toMembers(detail));
+		ServletServerHttpResponse output = new ServletServerHttpResponse(response);
+		this.json.write(toMembers(detail), MediaType.APPLICATION_PROBLEM_JSON, output);
+		output.flush();
 	}
 
 	/** The members in RFC 9457 order, extensions flattened beside them. */
