@@ -1,0 +1,130 @@
+package dev.modelgate.idempotency.autoconfigure;
+
+import java.util.HashSet;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.converter.json.MappingJackson2HttpMessageConverter;
+import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+import dev.modelgate.idempotency.core.IdempotencyCoordinator;
+import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.IdempotencyStoreDecorator;
+import dev.modelgate.idempotency.web.ClientIdentityResolver;
+import dev.modelgate.idempotency.web.DefaultClientIdentityResolver;
+import dev.modelgate.idempotency.web.IdempotencyFilter;
+import dev.modelgate.idempotency.core.IdempotencyListener;
+import dev.modelgate.idempotency.web.IdempotencyProblemRenderer;
+import dev.modelgate.idempotency.web.IdempotentHandlerResolver;
+import dev.modelgate.idempotency.web.ProblemDetailRenderer;
+import dev.modelgate.idempotency.web.ReplayHeaders;
+import dev.modelgate.idempotency.web.ResponsePolicy;
+import dev.modelgate.idempotency.web.StatusResponsePolicy;
+
+/**
+ * Auto-configures Idempotency-Key handling: a store (Redis, JDBC or memory, in that order of
+ * preference under {@code store=auto}), the coordinator that drives the state machine on it, and,
+ * in a servlet web application, the filter for {@code @Idempotent} endpoints.
+ *
+ * <p>The store and coordinator do not require a web application, so that non-HTTP work can use them.
+ *
+ * <p>The Spring Boot 3 line's variant: it orders itself after Spring Boot 3's auto-configurations
+ * (their class names differ on Spring Boot 4) and writes problems with Jackson 2.
+ */
+@AutoConfiguration(afterName = { "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+		"org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+		"org.springframework.boot.autoconfigure.jdbc.JdbcTemplateAutoConfiguration",
+		"org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration" })
+@ConditionalOnBooleanProperty(name = "modelgate.idempotency.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ModelgateIdempotencyProperties.class)
+@Import({ RedisStoreConfiguration.class, JdbcStoreConfiguration.class, MemoryStoreConfiguration.class,
+		NoStoreConfiguration.class })
+public class ModelgateIdempotencyAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	IdempotencyCoordinator idempotencyCoordinator(IdempotencyStore store, ModelgateIdempotencyProperties properties,
+			ObjectProvider<IdempotencyStoreDecorator> decorators) {
+		return IdempotencyCoordinator.create(store, properties.getOperationTimeout(),
+				(bounded) -> IdempotencyStoreDecorator.decorateAll(bounded, decorators.orderedStream().toList()));
+	}
+
+	/** The filter and its collaborators, for servlet web applications. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnClass(DispatcherServlet.class)
+	static class WebConfiguration {
+
+		private static final Log logger = LogFactory.getLog(ModelgateIdempotencyAutoConfiguration.class);
+
+		@Bean
+		@ConditionalOnMissingBean
+		ClientIdentityResolver idempotencyClientIdentityResolver(ModelgateIdempotencyProperties properties) {
+			if (properties.getClientIdentityHeader() == null) {
+				logger.warn("modelgate.idempotency.client-identity-header is not set: requests without an "
+						+ "authenticated principal share one anonymous idempotency key space. Set it (for example "
+						+ "to Authorization) or declare a ClientIdentityResolver bean.");
+			}
+			return new DefaultClientIdentityResolver(properties.getClientIdentityHeader());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		ResponsePolicy idempotencyResponsePolicy(ModelgateIdempotencyProperties properties) {
+			return new StatusResponsePolicy(new HashSet<>(properties.getReleaseStatuses()),
+					properties.isRecordServerErrors());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		IdempotencyProblemRenderer idempotencyProblemRenderer(ObjectProvider<ObjectMapper> objectMapper) {
+			return new ProblemDetailRenderer(
+					new MappingJackson2HttpMessageConverter(objectMapper.getIfAvailable(ObjectMapper::new)));
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		IdempotentHandlerResolver idempotentHandlerResolver(BeanFactory beanFactory,
+				ModelgateIdempotencyProperties properties) {
+			return new IdempotentHandlerResolver(
+					() -> beanFactory.getBeanProvider(RequestMappingHandlerMapping.class)
+						.stream()
+						.filter((mapping) -> mapping.getClass() == RequestMappingHandlerMapping.class)
+						.findFirst()
+						.orElse(null),
+					new IdempotentHandlerResolver.Defaults(properties.getTtl(), properties.getLeaseTtl(),
+							properties.getWaitTimeout()));
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		IdempotencyFilter idempotencyFilter(IdempotentHandlerResolver handlerResolver,
+				IdempotencyCoordinator coordinator, ClientIdentityResolver identityResolver,
+				ResponsePolicy responsePolicy, IdempotencyProblemRenderer problemRenderer,
+				ModelgateIdempotencyProperties properties, ObjectProvider<IdempotencyListener> listeners) {
+			IdempotencyFilter filter = new IdempotencyFilter(handlerResolver, coordinator, identityResolver,
+					responsePolicy, problemRenderer, new ReplayHeaders(properties.getReplayHeaders()),
+					new IdempotencyFilter.Settings(properties.getHeaderName(), properties.getKeyMaxLength(),
+							properties.getMaxRequestSize().toBytes(), properties.getMaxResponseSize().toBytes(),
+							properties.getRetryAfter(), properties.getMismatchStatus()));
+			filter.setListeners(listeners.orderedStream().toList());
+			return filter;
+		}
+
+	}
+
+}

@@ -1,0 +1,13 @@
+package dev.modelgate.idempotency.autoconfigure;
+
+/**
+ * This auto-configuration is the Spring Boot 3 line's: refuses to start on any other (see
+ * {@link SpringBootLineVerifier}).
+ */
+public class SpringBoot3LineVerifier extends SpringBootLineVerifier {
+
+	public SpringBoot3LineVerifier() {
+		super(Line.SPRING_BOOT_3);
+	}
+
+}
