@@ -20,8 +20,8 @@ class WrongSpringBootLineException extends RuntimeException {
 	 * {@code builtFor}, and the version is too old)
 	 */
 	WrongSpringBootLineException(String version, Line builtFor, @Nullable Line fitting) {
-		super("dev.modelgate:" + builtFor.starter() + " needs Spring Boot " + builtFor.minimumVersion()
-				+ " or a later version of the same line, and the application runs on Spring Boot " + version
+		super("dev.modelgate:" + builtFor.starter() + " needs Spring Boot " + builtFor.minimumVersion() + " or a later "
+				+ builtFor.major() + ".x, and the application runs on Spring Boot " + version
 				+ ((fitting != null) ? "; use dev.modelgate:" + fitting.starter() + " instead" : ""));
 		this.version = version;
 		this.builtFor = builtFor;

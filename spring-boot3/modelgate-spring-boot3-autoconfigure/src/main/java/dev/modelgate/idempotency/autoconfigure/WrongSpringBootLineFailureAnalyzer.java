@@ -16,8 +16,8 @@ class WrongSpringBootLineFailureAnalyzer extends AbstractFailureAnalyzer<WrongSp
 		Line builtFor = cause.getBuiltFor();
 		Line fitting = cause.getFitting();
 		String description = "The application runs on Spring Boot " + cause.getVersion() + ", and dev.modelgate:"
-				+ builtFor.starter() + " is built for Spring Boot " + builtFor.minimumVersion()
-				+ " and later versions of the same line.";
+				+ builtFor.starter() + " is built for Spring Boot " + builtFor.minimumVersion() + " and later "
+				+ builtFor.major() + ".x.";
 		String action;
 		if (fitting != null) {
 			action = "Depend on dev.modelgate:" + fitting.starter() + " instead of dev.modelgate:" + builtFor.starter()
