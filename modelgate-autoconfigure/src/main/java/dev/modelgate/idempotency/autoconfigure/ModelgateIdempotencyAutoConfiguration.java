@@ -17,11 +17,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
+import org.springframework.util.StringUtils;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreDecorator;
@@ -72,7 +74,7 @@ public class ModelgateIdempotencyAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		ClientIdentityResolver idempotencyClientIdentityResolver(ModelgateIdempotencyProperties properties) {
-			if (properties.getClientIdentityHeader() == null) {
+			if (!StringUtils.hasText(properties.getClientIdentityHeader())) {
 				logger.warn("modelgate.idempotency.client-identity-header is not set: requests without an "
 						+ "authenticated principal share one anonymous idempotency key space. Set it (for example "
 						+ "to Authorization) or declare a ClientIdentityResolver bean.");
@@ -105,7 +107,9 @@ public class ModelgateIdempotencyAutoConfiguration {
 						.findFirst()
 						.orElse(null),
 					new IdempotentHandlerResolver.Defaults(properties.getTtl(), properties.getLeaseTtl(),
-							properties.getWaitTimeout()));
+							properties.getWaitTimeout(),
+							(properties.getInProgress() == ModelgateIdempotencyProperties.InProgress.WAIT)
+									? Idempotent.InProgress.WAIT : Idempotent.InProgress.REJECT));
 		}
 
 		@Bean
