@@ -122,7 +122,7 @@ public class ModelgateIdempotencyAutoConfiguration {
 					responsePolicy, problemRenderer, new ReplayHeaders(properties.getReplayHeaders()),
 					new IdempotencyFilter.Settings(properties.getHeaderName(), properties.getKeyMaxLength(),
 							properties.getMaxRequestSize().toBytes(), properties.getMaxResponseSize().toBytes(),
-							properties.getRetryAfter(), properties.getMismatchStatus()));
+							properties.getRetryAfter(), properties.getMismatchStatus(), properties.getReplayedHeaderName()));
 			filter.setListeners(listeners.orderedStream().toList());
 			return filter;
 		}

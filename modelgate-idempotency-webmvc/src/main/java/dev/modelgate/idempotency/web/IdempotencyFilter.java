@@ -51,7 +51,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 */
 	public static final int DEFAULT_ORDER = -90;
 
-	/** Response header that marks a replayed response. */
+	/** The default response header that marks a replayed response (property {@code replayed-header-name}). */
 	public static final String REPLAYED_HEADER = "Idempotent-Replayed";
 
 	/**
@@ -99,7 +99,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		this.replayHeaders = replayHeaders;
 		this.settings = settings;
 		this.reader = new KeyedRequestReader(settings.maxRequestBytes());
-		this.replayer = new ResponseReplayer(replayHeaders, REPLAYED_HEADER);
+		this.replayer = new ResponseReplayer(replayHeaders, settings.replayedHeaderName());
 		this.problems = new ProblemResponder(problemRenderer);
 	}
 
@@ -308,9 +308,18 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 * @param maxResponseBytes the largest body stored for replay
 	 * @param retryAfter the Retry-After hint on 409 and 503
 	 * @param mismatchStatus the status for a key reused with another request
+	 * @param replayedHeaderName the header, valued {@code true}, that marks a replayed response
 	 */
 	public record Settings(String headerName, int keyMaxLength, long maxRequestBytes, long maxResponseBytes,
-			Duration retryAfter, int mismatchStatus) {
+			Duration retryAfter, int mismatchStatus, String replayedHeaderName) {
+
+		/** Settings that mark replays with {@value IdempotencyFilter#REPLAYED_HEADER}, Stripe's name. */
+		public Settings(String headerName, int keyMaxLength, long maxRequestBytes, long maxResponseBytes,
+				Duration retryAfter, int mismatchStatus) {
+			this(headerName, keyMaxLength, maxRequestBytes, maxResponseBytes, retryAfter, mismatchStatus,
+					REPLAYED_HEADER);
+		}
+
 	}
 
 }

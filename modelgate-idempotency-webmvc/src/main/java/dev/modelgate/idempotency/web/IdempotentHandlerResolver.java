@@ -27,6 +27,7 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 import org.springframework.web.util.ServletRequestPathUtils;
 
 import dev.modelgate.idempotency.core.AnnotationDurations;
+import dev.modelgate.idempotency.core.CanonicalBody;
 import dev.modelgate.idempotency.Idempotent;
 
 /**
@@ -226,7 +227,7 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 			return new IdempotentEndpoint("", annotation.scope(), annotation.required(),
 					duration(annotation.ttl(), this.defaults.ttl(), "ttl"),
 					duration(annotation.leaseTtl(), this.defaults.leaseTtl(), "leaseTtl"), waitTimeout(annotation),
-					JsonBodies.pointers(annotation.ignoreFields()), annotation.onStoreFailure());
+					CanonicalBody.pointers(annotation.ignoreFields()), annotation.onStoreFailure());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("@Idempotent on " + describe(handler) + ": " + ex.getMessage(), ex);
