@@ -79,7 +79,8 @@ public class ModelgateIdempotencyAutoConfiguration {
 						+ "authenticated principal share one anonymous idempotency key space. Set it (for example "
 						+ "to Authorization) or declare a ClientIdentityResolver bean.");
 			}
-			return new DefaultClientIdentityResolver(properties.getClientIdentityHeader());
+			return new DefaultClientIdentityResolver(properties.getClientIdentityHeader(),
+					properties.getUnidentifiedClients() == ModelgateIdempotencyProperties.UnidentifiedClients.SHARE);
 		}
 
 		@Bean
@@ -122,7 +123,9 @@ public class ModelgateIdempotencyAutoConfiguration {
 					responsePolicy, problemRenderer, new ReplayHeaders(properties.getReplayHeaders()),
 					new IdempotencyFilter.Settings(properties.getHeaderName(), properties.getKeyMaxLength(),
 							properties.getMaxRequestSize().toBytes(), properties.getMaxResponseSize().toBytes(),
-							properties.getRetryAfter(), properties.getMismatchStatus(), properties.getReplayedHeaderName()));
+							properties.getRetryAfter(), properties.getMismatchStatus(), properties.getReplayedHeaderName(),
+							StringUtils.hasText(properties.getClientIdentityHeader()) ? properties.getClientIdentityHeader()
+									: "identity"));
 			filter.setListeners(listeners.orderedStream().toList());
 			return filter;
 		}

@@ -99,6 +99,13 @@ public class ModelgateIdempotencyProperties implements Validator {
 	private String clientIdentityHeader;
 
 	/**
+	 * What a keyed request gets when client-identity-header is set but the request has neither an
+	 * authenticated principal nor that header: reject (400 idempotency_client_unidentified, so that no
+	 * client is ever answered with another's result) or share (one key space for all such requests).
+	 */
+	private UnidentifiedClients unidentifiedClients = UnidentifiedClients.REJECT;
+
+	/**
 	 * Status answered when a key is reused with a different request: a 4xx other than 408, 409, 425
 	 * and 429, which tell a client to retry.
 	 */
@@ -228,6 +235,14 @@ public class ModelgateIdempotencyProperties implements Validator {
 		this.operationTimeout = operationTimeout;
 	}
 
+	public UnidentifiedClients getUnidentifiedClients() {
+		return this.unidentifiedClients;
+	}
+
+	public void setUnidentifiedClients(UnidentifiedClients unidentifiedClients) {
+		this.unidentifiedClients = unidentifiedClients;
+	}
+
 	public String getClientIdentityHeader() {
 		return this.clientIdentityHeader;
 	}
@@ -296,6 +311,17 @@ public class ModelgateIdempotencyProperties implements Validator {
 	@Override
 	public void validate(Object target, Errors errors) {
 		new SettingsCheck((ModelgateIdempotencyProperties) target, errors).run();
+	}
+
+	/** What a keyed request without a client identity gets when an identity header is configured. */
+	public enum UnidentifiedClients {
+
+		/** Answered 400 idempotency_client_unidentified. */
+		REJECT,
+
+		/** Put into one key space shared by every unidentified request. */
+		SHARE
+
 	}
 
 	/** What a duplicate gets while the first request with its key still runs. */

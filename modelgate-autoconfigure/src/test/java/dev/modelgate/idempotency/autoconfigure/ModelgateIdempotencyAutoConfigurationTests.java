@@ -461,6 +461,7 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		defaults.put("modelgate.idempotency.jdbc.initialize-schema", "embedded");
 		defaults.put("modelgate.idempotency.jdbc.purge-interval", "5m");
 		defaults.put("modelgate.idempotency.memory.max-entries", 10000);
+		defaults.put("modelgate.idempotency.unidentified-clients", "reject");
 		defaults.put("modelgate.idempotency.memory.max-bytes", "64MB");
 		// Unset by default: no identity header, and no headers beyond the built-in allowlist.
 		List<String> withoutDefault = List.of("modelgate.idempotency.client-identity-header",
