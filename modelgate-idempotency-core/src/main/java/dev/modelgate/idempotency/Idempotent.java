@@ -35,8 +35,11 @@ public @interface Idempotent {
 	 */
 	String leaseTtl() default "";
 
-	/** What a duplicate gets while the first request still runs. */
-	InProgress inProgress() default InProgress.REJECT;
+	/**
+	 * What a duplicate gets while the first request still runs; {@code DEFAULT} means
+	 * {@code modelgate.idempotency.in-progress} (itself {@code REJECT} unless set).
+	 */
+	InProgress inProgress() default InProgress.DEFAULT;
 
 	/**
 	 * JSON Pointers (RFC 6901) of request body members left out of the fingerprint, for fields that
@@ -55,6 +58,12 @@ public @interface Idempotent {
 
 	/** What a duplicate request gets while the first one with its key is still running. */
 	enum InProgress {
+
+		/**
+		 * Whatever {@code modelgate.idempotency.in-progress} says ({@code REJECT} unless set). On
+		 * {@link IdempotentOperation}, which has no global setting, the same as {@code REJECT}.
+		 */
+		DEFAULT,
 
 		/** Answer 409 {@code idempotency_request_in_progress} with a {@code Retry-After} hint at once. */
 		REJECT,

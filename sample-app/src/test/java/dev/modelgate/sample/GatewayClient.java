@@ -24,8 +24,12 @@ final class GatewayClient {
 		this.endpoint = URI.create("http://127.0.0.1:" + port + "/v1/chat/completions");
 	}
 
+	/** The API key sent when a test does not send one of its own: the gateway identifies clients by it. */
+	static final String DEFAULT_AUTHORIZATION = "Bearer sk-sample-tests";
+
 	/**
-	 * Posts a JSON body to {@code /v1/chat/completions}.
+	 * Posts a JSON body to {@code /v1/chat/completions}, as the client {@link #DEFAULT_AUTHORIZATION}
+	 * unless the headers name another {@code Authorization}.
 	 * @param body the raw body, sent as is
 	 * @param headerNamesAndValues extra headers, as name and value pairs
 	 */
@@ -35,6 +39,9 @@ final class GatewayClient {
 			.POST(HttpRequest.BodyPublishers.ofString(body));
 		if (headerNamesAndValues.length > 0) {
 			request.headers(headerNamesAndValues);
+		}
+		if (!namesAuthorization(headerNamesAndValues)) {
+			request.header("Authorization", DEFAULT_AUTHORIZATION);
 		}
 		try {
 			return this.http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
@@ -46,6 +53,15 @@ final class GatewayClient {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted", ex);
 		}
+	}
+
+	private static boolean namesAuthorization(String... headerNamesAndValues) {
+		for (int i = 0; i < headerNamesAndValues.length; i += 2) {
+			if ("Authorization".equalsIgnoreCase(headerNamesAndValues[i])) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**

@@ -17,7 +17,6 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import dev.modelgate.idempotency.core.CanonicalBody;
 import dev.modelgate.idempotency.core.RequestFingerprint;
-import dev.modelgate.idempotency.web.JsonBodies;
 
 /**
  * Fingerprinting a chat request body: canonical JSON (parse, sort keys, hash by meaning), as every
@@ -46,7 +45,7 @@ public class FingerprintBenchmark {
 
 	@Benchmark
 	public String canonicalJson() {
-		return RequestFingerprint.of("POST", ROUTE, null, JsonBodies.canonical(this.body, 0, this.body.length, List.of()));
+		return RequestFingerprint.of("POST", ROUTE, null, CanonicalBody.json(this.body, 0, this.body.length, List.of()));
 	}
 
 	@Benchmark

@@ -10,7 +10,11 @@ import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyProperties.St
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 
-/** The in-memory store: only when asked for by name, since it does not work across instances. */
+/**
+ * The in-memory store, which does not work across instances: only when asked for by name, or, in a
+ * test slice under {@code store=auto}, when neither the Redis nor the JDBC store was configured
+ * (imported after them, so a slice that has Redis or a DataSource still gets that store).
+ */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnStoreType(StoreType.MEMORY)
 @ConditionalOnMissingBean(IdempotencyStore.class)

@@ -17,11 +17,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
+import org.springframework.util.StringUtils;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreDecorator;
@@ -72,12 +74,13 @@ public class ModelgateIdempotencyAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		ClientIdentityResolver idempotencyClientIdentityResolver(ModelgateIdempotencyProperties properties) {
-			if (properties.getClientIdentityHeader() == null) {
+			if (!StringUtils.hasText(properties.getClientIdentityHeader())) {
 				logger.warn("modelgate.idempotency.client-identity-header is not set: requests without an "
 						+ "authenticated principal share one anonymous idempotency key space. Set it (for example "
 						+ "to Authorization) or declare a ClientIdentityResolver bean.");
 			}
-			return new DefaultClientIdentityResolver(properties.getClientIdentityHeader());
+			return new DefaultClientIdentityResolver(properties.getClientIdentityHeader(),
+					properties.getUnidentifiedClients() == ModelgateIdempotencyProperties.UnidentifiedClients.SHARE);
 		}
 
 		@Bean
@@ -105,7 +108,9 @@ public class ModelgateIdempotencyAutoConfiguration {
 						.findFirst()
 						.orElse(null),
 					new IdempotentHandlerResolver.Defaults(properties.getTtl(), properties.getLeaseTtl(),
-							properties.getWaitTimeout()));
+							properties.getWaitTimeout(),
+							(properties.getInProgress() == ModelgateIdempotencyProperties.InProgress.WAIT)
+									? Idempotent.InProgress.WAIT : Idempotent.InProgress.REJECT));
 		}
 
 		@Bean
@@ -118,7 +123,9 @@ public class ModelgateIdempotencyAutoConfiguration {
 					responsePolicy, problemRenderer, new ReplayHeaders(properties.getReplayHeaders()),
 					new IdempotencyFilter.Settings(properties.getHeaderName(), properties.getKeyMaxLength(),
 							properties.getMaxRequestSize().toBytes(), properties.getMaxResponseSize().toBytes(),
-							properties.getRetryAfter(), properties.getMismatchStatus()));
+							properties.getRetryAfter(), properties.getMismatchStatus(), properties.getReplayedHeaderName(),
+							StringUtils.hasText(properties.getClientIdentityHeader()) ? properties.getClientIdentityHeader()
+									: "identity"));
 			filter.setListeners(listeners.orderedStream().toList());
 			return filter;
 		}

@@ -6,12 +6,24 @@ import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 
 /**
  * Configuration of Idempotency-Key handling for {@code @Idempotent} endpoints.
+ *
+ * <p>Checked when bound: a setting that cannot work fails start-up with a message naming the property
+ * and the values it takes. The checks are a Spring {@link Validator} implemented by this class, which
+ * Spring Boot applies to every {@code @ConfigurationProperties} object that is one, with or without a
+ * Bean Validation provider. The class is deliberately not {@code @Validated}: that would also make Spring
+ * Boot build a Bean Validation validator whenever the jakarta.validation API is on the class path, and
+ * many applications have the API without a provider (springdoc brings it), where building one fails
+ * start-up.
  */
-@ConfigurationProperties("modelgate.idempotency")
-public class ModelgateIdempotencyProperties {
+@ConfigurationProperties(ModelgateIdempotencyProperties.PREFIX)
+public class ModelgateIdempotencyProperties implements Validator {
+
+	static final String PREFIX = "modelgate.idempotency";
 
 	/**
 	 * Whether Idempotency-Key handling is enabled.
@@ -51,7 +63,15 @@ public class ModelgateIdempotencyProperties {
 	private Duration retryAfter = Duration.ofSeconds(1);
 
 	/**
-	 * How long a duplicate waits for the first request to finish on endpoints with inProgress = WAIT.
+	 * What a duplicate gets while the first request with its key still runs, on endpoints whose
+	 * annotation does not say (inProgress = DEFAULT): reject with 409 at once, or wait up to
+	 * wait-timeout for the first response and replay it.
+	 */
+	private InProgress inProgress = InProgress.REJECT;
+
+	/**
+	 * How long a duplicate waits for the first request to finish when in-progress is WAIT (globally or
+	 * on its endpoint); zero answers the 409 at once.
 	 */
 	private Duration waitTimeout = Duration.ofSeconds(10);
 
@@ -79,9 +99,22 @@ public class ModelgateIdempotencyProperties {
 	private String clientIdentityHeader;
 
 	/**
-	 * Status answered when a key is reused with a different request.
+	 * What a keyed request gets when client-identity-header is set but the request has neither an
+	 * authenticated principal nor that header: reject (400 idempotency_client_unidentified, so that no
+	 * client is ever answered with another's result) or share (one key space for all such requests).
+	 */
+	private UnidentifiedClients unidentifiedClients = UnidentifiedClients.REJECT;
+
+	/**
+	 * Status answered when a key is reused with a different request: a 4xx other than 408, 409, 425
+	 * and 429, which tell a client to retry.
 	 */
 	private int mismatchStatus = 422;
+
+	/**
+	 * Name of the response header, valued true, that marks a replayed response.
+	 */
+	private String replayedHeaderName = "Idempotent-Replayed";
 
 	/**
 	 * Response headers replayed in addition to the built-in allowlist. Set-Cookie, Authorization,
@@ -90,8 +123,8 @@ public class ModelgateIdempotencyProperties {
 	private List<String> replayHeaders = new ArrayList<>();
 
 	/**
-	 * Statuses below 500 whose responses are not recorded: the key is released so that a retry runs
-	 * again.
+	 * Statuses (4xx or 5xx) whose responses are not recorded: the key is released so that a retry runs
+	 * again. A 5xx listed here is released even when record-server-errors is true.
 	 */
 	private List<Integer> releaseStatuses = new ArrayList<>(List.of(408, 409, 425, 429));
 
@@ -162,6 +195,14 @@ public class ModelgateIdempotencyProperties {
 		this.retryAfter = retryAfter;
 	}
 
+	public InProgress getInProgress() {
+		return this.inProgress;
+	}
+
+	public void setInProgress(InProgress inProgress) {
+		this.inProgress = inProgress;
+	}
+
 	public Duration getWaitTimeout() {
 		return this.waitTimeout;
 	}
@@ -194,6 +235,14 @@ public class ModelgateIdempotencyProperties {
 		this.operationTimeout = operationTimeout;
 	}
 
+	public UnidentifiedClients getUnidentifiedClients() {
+		return this.unidentifiedClients;
+	}
+
+	public void setUnidentifiedClients(UnidentifiedClients unidentifiedClients) {
+		this.unidentifiedClients = unidentifiedClients;
+	}
+
 	public String getClientIdentityHeader() {
 		return this.clientIdentityHeader;
 	}
@@ -208,6 +257,14 @@ public class ModelgateIdempotencyProperties {
 
 	public void setMismatchStatus(int mismatchStatus) {
 		this.mismatchStatus = mismatchStatus;
+	}
+
+	public String getReplayedHeaderName() {
+		return this.replayedHeaderName;
+	}
+
+	public void setReplayedHeaderName(String replayedHeaderName) {
+		this.replayedHeaderName = replayedHeaderName;
 	}
 
 	public List<String> getReplayHeaders() {
@@ -244,6 +301,38 @@ public class ModelgateIdempotencyProperties {
 
 	public Jdbc getJdbc() {
 		return this.jdbc;
+	}
+
+	@Override
+	public boolean supports(Class<?> type) {
+		return ModelgateIdempotencyProperties.class.isAssignableFrom(type);
+	}
+
+	@Override
+	public void validate(Object target, Errors errors) {
+		new SettingsCheck((ModelgateIdempotencyProperties) target, errors).run();
+	}
+
+	/** What a keyed request without a client identity gets when an identity header is configured. */
+	public enum UnidentifiedClients {
+
+		/** Answered 400 idempotency_client_unidentified. */
+		REJECT,
+
+		/** Put into one key space shared by every unidentified request. */
+		SHARE
+
+	}
+
+	/** What a duplicate gets while the first request with its key still runs. */
+	public enum InProgress {
+
+		/** Answer 409 idempotency_request_in_progress with a Retry-After hint at once. */
+		REJECT,
+
+		/** Wait up to wait-timeout for the first request to finish and replay its response, else 409. */
+		WAIT
+
 	}
 
 	/** Where the records are kept. */

@@ -37,6 +37,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.ResponseEntity;
+import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -380,6 +381,39 @@ class ModelgateIdempotencyAutoConfigurationTests {
 	}
 
 	@Test
+	void negativeDurationsOnAnnotationFailStartUpNamingTheMethodAndWhatTheAttributeTakes() {
+		this.mvcContextRunner.withUserConfiguration(NegativeDurationsController.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(messages(context.getStartupFailure())).anySatisfy((message) -> assertThat(message)
+				.startsWith("@Idempotent on " + NegativeDurationsController.class.getName() + "#create()")
+				.contains("must be positive, was '-")
+				.contains("write a positive duration such as 30s, 24h or PT5M, or leave it empty for the global "
+						+ "setting"));
+		});
+	}
+
+	@Test
+	void globalInProgressAppliesToEndpointsThatLeaveItToTheDefault() {
+		this.mvcContextRunner.withPropertyValues("modelgate.idempotency.in-progress=wait",
+				"modelgate.idempotency.wait-timeout=3s")
+			.withUserConfiguration(InProgressController.class)
+			.run((context) -> {
+				IdempotentHandlerResolver resolver = context.getBean(IdempotentHandlerResolver.class);
+				assertThat(resolver.resolve(new MockHttpServletRequest("POST", "/default")).waitTimeout())
+					.isEqualTo(Duration.ofSeconds(3));
+				assertThat(resolver.resolve(new MockHttpServletRequest("POST", "/reject")).waitTimeout()).isZero();
+			});
+	}
+
+	@Test
+	void endpointsRejectDuplicatesInProgressByDefault() {
+		this.mvcContextRunner.withUserConfiguration(InProgressController.class).run((context) -> {
+			IdempotentHandlerResolver resolver = context.getBean(IdempotentHandlerResolver.class);
+			assertThat(resolver.resolve(new MockHttpServletRequest("POST", "/default")).waitTimeout()).isZero();
+		});
+	}
+
+	@Test
 	void invalidIgnoreFieldsPointerFailsStartUpNamingTheMethod() {
 		this.mvcContextRunner.withUserConfiguration(BadPointerController.class).run((context) -> {
 			assertThat(context).hasFailed();
@@ -413,11 +447,13 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		defaults.put("modelgate.idempotency.ttl", "24h");
 		defaults.put("modelgate.idempotency.lease-ttl", "30s");
 		defaults.put("modelgate.idempotency.retry-after", "1s");
+		defaults.put("modelgate.idempotency.in-progress", "reject");
 		defaults.put("modelgate.idempotency.wait-timeout", "10s");
 		defaults.put("modelgate.idempotency.max-request-size", "1MB");
 		defaults.put("modelgate.idempotency.max-response-size", "1MB");
 		defaults.put("modelgate.idempotency.operation-timeout", "2s");
 		defaults.put("modelgate.idempotency.mismatch-status", 422);
+		defaults.put("modelgate.idempotency.replayed-header-name", "Idempotent-Replayed");
 		defaults.put("modelgate.idempotency.release-statuses", List.of(408, 409, 425, 429));
 		defaults.put("modelgate.idempotency.record-server-errors", false);
 		defaults.put("modelgate.idempotency.redis.key-prefix", "modelgate:idempotency:");
@@ -425,6 +461,7 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		defaults.put("modelgate.idempotency.jdbc.initialize-schema", "embedded");
 		defaults.put("modelgate.idempotency.jdbc.purge-interval", "5m");
 		defaults.put("modelgate.idempotency.memory.max-entries", 10000);
+		defaults.put("modelgate.idempotency.unidentified-clients", "reject");
 		defaults.put("modelgate.idempotency.memory.max-bytes", "64MB");
 		// Unset by default: no identity header, and no headers beyond the built-in allowlist.
 		List<String> withoutDefault = List.of("modelgate.idempotency.client-identity-header",
@@ -580,6 +617,34 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		@Idempotent(leaseTtl = "0s")
 		ResponseEntity<String> create() {
 			return ResponseEntity.ok("created");
+		}
+
+	}
+
+	@RestController
+	static class NegativeDurationsController {
+
+		@PostMapping("/negative")
+		@Idempotent(ttl = "-1s", leaseTtl = "-5s")
+		ResponseEntity<String> create() {
+			return ResponseEntity.ok("created");
+		}
+
+	}
+
+	@RestController
+	static class InProgressController {
+
+		@PostMapping("/default")
+		@Idempotent
+		ResponseEntity<String> byDefault() {
+			return ResponseEntity.ok("default");
+		}
+
+		@PostMapping("/reject")
+		@Idempotent(inProgress = Idempotent.InProgress.REJECT)
+		ResponseEntity<String> reject() {
+			return ResponseEntity.ok("reject");
 		}
 
 	}

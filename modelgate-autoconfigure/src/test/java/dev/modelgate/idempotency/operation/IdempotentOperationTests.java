@@ -12,6 +12,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -27,10 +30,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.modelgate.idempotency.IdempotentOperation;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyAutoConfiguration;
+import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyMetricsAutoConfiguration;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyOperationsAutoConfiguration;
 import dev.modelgate.idempotency.core.IdempotencyKeyReusedException;
 import dev.modelgate.idempotency.core.OutcomeUnknownException;
 import dev.modelgate.idempotency.core.RecordedFailureException;
+import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
 import dev.modelgate.idempotency.testsupport.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -87,6 +92,32 @@ class IdempotentOperationTests {
 			assertThat(retry).isEqualTo(first).isNotSameAs(first);
 			assertThat(log.sends).hasValue(1);
 		});
+	}
+
+	@Test
+	void reportsTheSameDecisionsAsTheWebFilterToTheMetrics() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(ModelgateIdempotencyMetricsAutoConfiguration.class))
+			.withBean(SimpleMeterRegistry.class)
+			.withBean(ObservationRegistry.class, ObservationRegistry::create)
+			.run((context) -> {
+				Mailer mailer = context.getBean(Mailer.class);
+				String key = UUID.randomUUID().toString();
+				mailer.send(key, new Mail("alice@example.com", "Hello"));
+				mailer.send(key, new Mail("alice@example.com", "Hello"));
+
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				for (String outcome : List.of("acquired", "recorded", "replayed")) {
+					assertThat(registry.find(MicrometerIdempotencyListener.DECISIONS)
+						.tags("outcome", outcome, "method", "OPERATION")
+						.counter())
+						.as(outcome)
+						.isNotNull()
+						.satisfies((counter) -> assertThat(counter.count()).isEqualTo(1));
+				}
+				assertThat(registry.find(MicrometerIdempotencyListener.REQUESTS).tags("kind", "replay").timer())
+					.isNotNull();
+			});
 	}
 
 	@Test

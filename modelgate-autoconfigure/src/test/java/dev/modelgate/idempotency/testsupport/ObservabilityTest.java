@@ -14,7 +14,8 @@ import dev.modelgate.idempotency.web.testapp.TestApplication;
 
 /**
  * The test application on a real server with the memory store and Actuator, the idempotency
- * endpoint given access and exposed, and the transitions log at DEBUG. Every class so annotated
+ * endpoint given access and exposed, and the transitions log at DEBUG. Requests without the
+ * Authorization header share the anonymous scope, so that the tests can look it up. Every class so annotated
  * shares one application context.
  */
 @Target(ElementType.TYPE)
@@ -25,6 +26,7 @@ import dev.modelgate.idempotency.web.testapp.TestApplication;
 		properties = { "modelgate.idempotency.store=memory",
 				"spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
 				"modelgate.idempotency.client-identity-header=Authorization",
+				"modelgate.idempotency.unidentified-clients=share",
 				"modelgate.idempotency.max-request-size=1KB",
 				"management.endpoints.web.exposure.include=health,idempotency",
 				"management.endpoint.idempotency.access=unrestricted",

@@ -17,6 +17,9 @@ public final class AnnotationDurations {
 
 	private static final Pattern ISO_8601 = Pattern.compile("^[+-]?[pP].*$");
 
+	private static final String ALLOWED = "write a positive duration such as 30s, 24h or PT5M, "
+			+ "or leave it empty for the global setting";
+
 	private AnnotationDurations() {
 	}
 
@@ -35,10 +38,10 @@ public final class AnnotationDurations {
 			duration = detectAndParse(value.trim());
 		}
 		catch (IllegalArgumentException | DateTimeParseException | ArithmeticException ex) {
-			throw new IllegalArgumentException(attribute + " '" + value + "' is not a duration such as 30s or 24h");
+			throw new IllegalArgumentException(attribute + " '" + value + "' is not a duration: " + ALLOWED);
 		}
 		if (duration.isNegative() || duration.isZero()) {
-			throw new IllegalArgumentException(attribute + " must be positive, was '" + value + "'");
+			throw new IllegalArgumentException(attribute + " must be positive, was '" + value + "': " + ALLOWED);
 		}
 		return duration;
 	}

@@ -1,13 +1,20 @@
 package dev.modelgate.idempotency.core;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.Map;
+import java.util.Objects;
 
 /**
- * The part of a fingerprint that comes from the request body: bytes compared byte for byte, a JSON
- * value compared by meaning (written by a JSON adapter through {@link CanonicalJsonWriter}), or
- * multipart parts compared part by part.
+ * The part of a fingerprint that comes from the request body.
+ *
+ * <p>A JSON body is compared by meaning: object keys in any order, any white space, and numbers equal
+ * as decimals ({@code 1}, {@code 1.0}, {@code 1e0}) give the same fingerprint, and members named by
+ * {@code ignoreFields} are left out. A body that does not parse as one JSON value (including
+ * duplicate member names, which readers disagree about) is compared byte for byte, as is every
+ * non-JSON body.
  */
 public abstract class CanonicalBody {
 
@@ -36,15 +43,24 @@ public abstract class CanonicalBody {
 	}
 
 	/**
-	 * A JSON value, compared by meaning.
-	 * @param value writes the parsed value, members sorted by name, when the fingerprint is computed
+	 * A JSON body, compared by meaning; falls back to bytes when it is not exactly one valid JSON
+	 * value.
+	 * @param ignoreFields JSON Pointers of members to leave out
 	 */
-	public static CanonicalBody json(Consumer<CanonicalJsonWriter> value) {
+	public static CanonicalBody json(byte[] buffer, int offset, int length, Collection<JsonPointer> ignoreFields) {
+		Objects.checkFromIndexSize(offset, length, buffer.length);
+		Object tree = CanonicalJson.read(buffer, offset, length);
+		if (tree == null) {
+			return bytes(buffer, offset, length);
+		}
+		for (JsonPointer pointer : ignoreFields) {
+			remove(tree, pointer);
+		}
 		return new CanonicalBody() {
 			@Override
 			void writeTo(Hashing hashing) {
 				hashing.tag('J');
-				value.accept(new HashingJsonWriter(hashing));
+				write(tree, hashing);
 			}
 		};
 	}
@@ -65,64 +81,103 @@ public abstract class CanonicalBody {
 		};
 	}
 
-	/** One part of a multipart body. */
-	public record Part(String name, String fileName, byte[] content) {
+	/** Parses JSON Pointers given as strings, failing with a message naming the bad one. */
+	public static List<JsonPointer> pointers(String... expressions) {
+		List<JsonPointer> pointers = new ArrayList<>(expressions.length);
+		for (String expression : expressions) {
+			try {
+				pointers.add(JsonPointer.compile(expression));
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalArgumentException("'" + expression + "' is not a JSON Pointer (RFC 6901), "
+						+ "write it like /metadata/request_id", ex);
+			}
+		}
+		return pointers;
 	}
 
-	/** Writes each JSON event as a tagged field, so that no two different values hash alike. */
-	private static final class HashingJsonWriter implements CanonicalJsonWriter {
-
-		private final Hashing hashing;
-
-		HashingJsonWriter(Hashing hashing) {
-			this.hashing = hashing;
+	/**
+	 * Removes the member or element a pointer names, if there is one. An element is only removed when
+	 * the pointer's last token is an index within the array; the empty pointer removes nothing.
+	 */
+	private static void remove(Object root, JsonPointer pointer) {
+		List<String> tokens = pointer.tokens();
+		if (tokens.isEmpty()) {
+			return;
 		}
-
-		@Override
-		public void startObject(int members) {
-			this.hashing.tag('o').length(members);
+		Object parent = root;
+		for (String token : tokens.subList(0, tokens.size() - 1)) {
+			parent = child(parent, token);
 		}
-
-		@Override
-		public void name(String name) {
-			this.hashing.field(name);
+		String last = tokens.get(tokens.size() - 1);
+		if (parent instanceof Map<?, ?> object) {
+			object.remove(last);
 		}
-
-		@Override
-		public void startArray(int elements) {
-			this.hashing.tag('a').length(elements);
-		}
-
-		@Override
-		public void string(String value) {
-			this.hashing.tag('s').field(value);
-		}
-
-		@Override
-		public void number(BigDecimal value) {
-			// Unscaled value and scale of the stripped decimal: exact, and short even for 1e999999.
-			BigDecimal decimal;
-			try {
-				decimal = value.stripTrailingZeros();
+		else if (parent instanceof List<?> array) {
+			int index = JsonPointer.index(last);
+			if (index >= 0 && index < array.size()) {
+				array.remove(index);
 			}
-			catch (ArithmeticException ex) {
-				// Stripping would push the scale past int (100e2147483647): compare it as read.
-				this.hashing.tag('N').field(value.toString());
-				return;
+		}
+	}
+
+	/** The member or element a token names, or {@code null} when there is none. */
+	private static Object child(Object node, String token) {
+		if (node instanceof Map<?, ?> object) {
+			return object.get(token);
+		}
+		if (node instanceof List<?> array) {
+			int index = JsonPointer.index(token);
+			return (index >= 0 && index < array.size()) ? array.get(index) : null;
+		}
+		return null;
+	}
+
+	private static void write(Object node, Hashing hashing) {
+		if (node instanceof Map<?, ?> object) {
+			// Members come sorted by name (String order), the order stored fingerprints were hashed in.
+			hashing.tag('o').length(object.size());
+			for (Map.Entry<?, ?> member : object.entrySet()) {
+				hashing.field((String) member.getKey());
+				write(member.getValue(), hashing);
 			}
-			this.hashing.tag('n').field(decimal.unscaledValue().toString()).length(decimal.scale());
 		}
-
-		@Override
-		public void bool(boolean value) {
-			this.hashing.tag(value ? 't' : 'f');
+		else if (node instanceof List<?> array) {
+			hashing.tag('a').length(array.size());
+			for (Object element : array) {
+				write(element, hashing);
+			}
 		}
-
-		@Override
-		public void nullValue() {
-			this.hashing.tag('z');
+		else if (node instanceof String string) {
+			hashing.tag('s').field(string);
 		}
+		else if (node instanceof BigDecimal decimal) {
+			write(decimal, hashing);
+		}
+		else if (node instanceof Boolean bool) {
+			hashing.tag(bool ? 't' : 'f');
+		}
+		else {
+			hashing.tag('z');
+		}
+	}
 
+	private static void write(BigDecimal number, Hashing hashing) {
+		// Unscaled value and scale of the stripped decimal: exact, and short even for 1e999999.
+		BigDecimal stripped;
+		try {
+			stripped = number.stripTrailingZeros();
+		}
+		catch (ArithmeticException ex) {
+			// Stripping would push the scale past int (100e2147483647): compare it as read.
+			hashing.tag('N').field(number.toString());
+			return;
+		}
+		hashing.tag('n').field(stripped.unscaledValue().toString()).length(stripped.scale());
+	}
+
+	/** One part of a multipart body. */
+	public record Part(String name, String fileName, byte[] content) {
 	}
 
 }

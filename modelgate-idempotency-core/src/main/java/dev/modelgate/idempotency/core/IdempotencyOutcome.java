@@ -28,6 +28,12 @@ public enum IdempotencyOutcome {
 	/** The key header is malformed: answered 400. */
 	INVALID_KEY("key invalid: answered 400"),
 
+	/**
+	 * An identity source is configured but the request has no identity (no principal, no identity
+	 * header): answered 400 rather than put into a scope shared with other unidentified clients.
+	 */
+	UNIDENTIFIED("no client identity while an identity source is configured: answered 400"),
+
 	/** No key on a {@code required = true} endpoint: answered 400. */
 	MISSING_KEY("no key on a required endpoint: answered 400"),
 

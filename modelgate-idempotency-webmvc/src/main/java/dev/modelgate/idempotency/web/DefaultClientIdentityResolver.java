@@ -8,27 +8,43 @@ import java.util.HexFormat;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The authenticated principal's name when there is one; else the SHA-256 of the configured identity
- * header (for example {@code Authorization}, so that two API keys never share a key space); else one
- * shared anonymous identity.
+ * header (for example {@code Authorization}, so that two API keys never share a key space). A request
+ * with neither gets one shared anonymous identity when no identity header is configured; when one is,
+ * it gets none (and a keyed request is refused), unless unidentified clients are allowed to share.
  */
 public class DefaultClientIdentityResolver implements ClientIdentityResolver {
 
 	/** The identity shared by requests with neither a principal nor the identity header. */
 	public static final String ANONYMOUS = "anonymous";
 
-	private final String identityHeader;
+	private final @Nullable String identityHeader;
+
+	private final boolean shareUnidentified;
+
+	/**
+	 * A resolver that refuses to identify a request without the identity header, when there is one.
+	 * @param identityHeader the header that identifies unauthenticated clients, or {@code null}
+	 */
+	public DefaultClientIdentityResolver(@Nullable String identityHeader) {
+		this(identityHeader, false);
+	}
 
 	/**
 	 * @param identityHeader the header that identifies unauthenticated clients, or {@code null}
+	 * @param shareUnidentified whether a request with neither a principal nor the header gets the shared
+	 * anonymous identity even though the header is configured
 	 */
-	public DefaultClientIdentityResolver(String identityHeader) {
+	public DefaultClientIdentityResolver(@Nullable String identityHeader, boolean shareUnidentified) {
 		this.identityHeader = identityHeader;
+		this.shareUnidentified = shareUnidentified;
 	}
 
 	@Override
-	public String resolve(HttpServletRequest request) {
+	public @Nullable String resolve(HttpServletRequest request) {
 		Principal principal = request.getUserPrincipal();
 		if (principal != null && principal.getName() != null) {
 			return principalIdentity(principal.getName());
@@ -38,6 +54,7 @@ public class DefaultClientIdentityResolver implements ClientIdentityResolver {
 			if (value != null && !value.isEmpty()) {
 				return headerIdentity(value);
 			}
+			return this.shareUnidentified ? ANONYMOUS : null;
 		}
 		return ANONYMOUS;
 	}

@@ -51,7 +51,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 */
 	public static final int DEFAULT_ORDER = -90;
 
-	/** Response header that marks a replayed response. */
+	/** The default response header that marks a replayed response (property {@code replayed-header-name}). */
 	public static final String REPLAYED_HEADER = "Idempotent-Replayed";
 
 	/**
@@ -99,7 +99,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		this.replayHeaders = replayHeaders;
 		this.settings = settings;
 		this.reader = new KeyedRequestReader(settings.maxRequestBytes());
-		this.replayer = new ResponseReplayer(replayHeaders, REPLAYED_HEADER);
+		this.replayer = new ResponseReplayer(replayHeaders, settings.replayedHeaderName());
 		this.problems = new ProblemResponder(problemRenderer);
 	}
 
@@ -182,8 +182,13 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			reject(read.problem(), request, response);
 			return;
 		}
-		String scope = IdempotencyScope.of(this.identityResolver.resolve(request), method, endpoint.scopeName(), key)
-			.hash();
+		String identity = this.identityResolver.resolve(request);
+		if (identity == null) {
+			decide(IdempotencyOutcome.UNIDENTIFIED, method, endpoint, null);
+			reject(IdempotencyProblem.clientUnidentified(this.settings.clientIdentityHeader()), request, response);
+			return;
+		}
+		String scope = IdempotencyScope.of(identity, method, endpoint.scopeName(), key).hash();
 		try (ScopeMdc.Binding mdc = ScopeMdc.bind(MDC_SCOPE_KEY, scope)) {
 			handleKeyed(new Keyed(method, endpoint, scope, started), read, request, response, chain);
 		}
@@ -308,9 +313,23 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 * @param maxResponseBytes the largest body stored for replay
 	 * @param retryAfter the Retry-After hint on 409 and 503
 	 * @param mismatchStatus the status for a key reused with another request
+	 * @param replayedHeaderName the header, valued {@code true}, that marks a replayed response
+	 * @param clientIdentityHeader the header that identifies clients, named in the problem answered to
+	 * an unidentified one
 	 */
 	public record Settings(String headerName, int keyMaxLength, long maxRequestBytes, long maxResponseBytes,
-			Duration retryAfter, int mismatchStatus) {
+			Duration retryAfter, int mismatchStatus, String replayedHeaderName, String clientIdentityHeader) {
+
+		/**
+		 * Settings that mark replays with {@value IdempotencyFilter#REPLAYED_HEADER}, Stripe's name, and
+		 * identify clients by {@code Authorization}.
+		 */
+		public Settings(String headerName, int keyMaxLength, long maxRequestBytes, long maxResponseBytes,
+				Duration retryAfter, int mismatchStatus) {
+			this(headerName, keyMaxLength, maxRequestBytes, maxResponseBytes, retryAfter, mismatchStatus,
+					REPLAYED_HEADER, "Authorization");
+		}
+
 	}
 
 }

@@ -26,6 +26,13 @@ public record IdempotencyProblem(int status, String code, String title, String d
 				"This endpoint requires an " + headerName + " header.", null);
 	}
 
+	public static IdempotencyProblem clientUnidentified(String identityHeader) {
+		return new IdempotencyProblem(400, "idempotency_client_unidentified", "Client not identified",
+				"A request with an idempotency key must identify its client (an authenticated principal or the "
+						+ identityHeader + " header), so that no other client can be answered with its result.",
+				null);
+	}
+
 	public static IdempotencyProblem requestTooLarge(long maxBytes) {
 		return new IdempotencyProblem(413, "idempotency_request_too_large", "Request too large",
 				"A request with an idempotency key may have a body of at most " + maxBytes + " bytes.", null);

@@ -3,9 +3,8 @@ package dev.modelgate.idempotency.web;
 import java.time.Duration;
 import java.util.List;
 
-import tools.jackson.core.JsonPointer;
-
 import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.idempotency.core.JsonPointer;
 
 /**
  * The settings of one {@code @Idempotent} handler, with the annotation's overrides applied to the

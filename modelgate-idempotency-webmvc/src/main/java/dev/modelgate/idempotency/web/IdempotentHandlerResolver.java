@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.web;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
@@ -25,6 +27,7 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 import org.springframework.web.util.ServletRequestPathUtils;
 
 import dev.modelgate.idempotency.core.AnnotationDurations;
+import dev.modelgate.idempotency.core.CanonicalBody;
 import dev.modelgate.idempotency.Idempotent;
 
 /**
@@ -220,18 +223,29 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 	}
 
 	private IdempotentEndpoint endpoint(Idempotent annotation, HandlerMethod handler) {
-		String where = handler.getShortLogMessage();
-		Duration waitTimeout = (annotation.inProgress() == Idempotent.InProgress.WAIT) ? this.defaults.waitTimeout()
-				: Duration.ZERO;
 		try {
 			return new IdempotentEndpoint("", annotation.scope(), annotation.required(),
 					duration(annotation.ttl(), this.defaults.ttl(), "ttl"),
-					duration(annotation.leaseTtl(), this.defaults.leaseTtl(), "leaseTtl"), waitTimeout,
-					JsonBodies.pointers(annotation.ignoreFields()), annotation.onStoreFailure());
+					duration(annotation.leaseTtl(), this.defaults.leaseTtl(), "leaseTtl"), waitTimeout(annotation),
+					CanonicalBody.pointers(annotation.ignoreFields()), annotation.onStoreFailure());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("@Idempotent on " + where + ": " + ex.getMessage(), ex);
+			throw new IllegalStateException("@Idempotent on " + describe(handler) + ": " + ex.getMessage(), ex);
 		}
+	}
+
+	private Duration waitTimeout(Idempotent annotation) {
+		Idempotent.InProgress inProgress = (annotation.inProgress() != Idempotent.InProgress.DEFAULT)
+				? annotation.inProgress() : this.defaults.inProgress();
+		return (inProgress == Idempotent.InProgress.WAIT) ? this.defaults.waitTimeout() : Duration.ZERO;
+	}
+
+	/** {@code com.example.OrderController#create(Map, String)}: the method as a reader finds it. */
+	private static String describe(HandlerMethod handler) {
+		return handler.getBeanType().getName() + "#" + handler.getMethod().getName() + Arrays
+			.stream(handler.getMethod().getParameterTypes())
+			.map(Class::getSimpleName)
+			.collect(Collectors.joining(", ", "(", ")"));
 	}
 
 	private static Duration duration(String value, Duration fallback, String attribute) {
@@ -244,9 +258,23 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 	 *
 	 * @param ttl how long completed responses are kept
 	 * @param leaseTtl how long a lease lasts between heartbeats
-	 * @param waitTimeout how long a duplicate waits on {@code inProgress = WAIT} endpoints
+	 * @param waitTimeout how long a duplicate waits when its endpoint waits
+	 * @param inProgress what a duplicate gets on endpoints that leave {@code inProgress} to the
+	 * default: {@code REJECT} or {@code WAIT}
 	 */
-	public record Defaults(Duration ttl, Duration leaseTtl, Duration waitTimeout) {
+	public record Defaults(Duration ttl, Duration leaseTtl, Duration waitTimeout, Idempotent.InProgress inProgress) {
+
+		public Defaults {
+			if (inProgress == Idempotent.InProgress.DEFAULT) {
+				throw new IllegalArgumentException("The global inProgress must be REJECT or WAIT");
+			}
+		}
+
+		/** Defaults under which a duplicate is rejected unless its endpoint says {@code WAIT}. */
+		public Defaults(Duration ttl, Duration leaseTtl, Duration waitTimeout) {
+			this(ttl, leaseTtl, waitTimeout, Idempotent.InProgress.REJECT);
+		}
+
 	}
 
 	private record Candidate(RequestMappingInfo info, HandlerMethod handler, IdempotentEndpoint endpoint,

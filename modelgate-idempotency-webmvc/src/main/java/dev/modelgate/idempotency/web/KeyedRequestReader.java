@@ -46,7 +46,7 @@ final class KeyedRequestReader {
 		}
 		byte[] body = buffered.body();
 		CanonicalBody canonical = isJson(contentType)
-				? JsonBodies.canonical(body, 0, body.length, endpoint.ignoreFields()) : CanonicalBody.bytes(body);
+				? CanonicalBody.json(body, 0, body.length, endpoint.ignoreFields()) : CanonicalBody.bytes(body);
 		return KeyedRequest.read(buffered, fingerprint(request, canonical));
 	}
 

@@ -5,7 +5,8 @@ import java.util.Set;
 
 /**
  * The default split: responses are recorded, except server errors (unless asked for) and the
- * statuses that say "try again": 408, 409, 425 and 429 by default.
+ * statuses that say "try again": 408, 409, 425 and 429 by default. A listed status is released
+ * whatever its class, so that server errors can be recorded except for some (503, say).
  */
 public class StatusResponsePolicy implements ResponsePolicy {
 
@@ -23,10 +24,10 @@ public class StatusResponsePolicy implements ResponsePolicy {
 
 	@Override
 	public boolean shouldRecord(int status) {
-		if (status >= 500) {
-			return this.recordServerErrors;
+		if (this.releaseStatuses.contains(status)) {
+			return false;
 		}
-		return !this.releaseStatuses.contains(status);
+		return status < 500 || this.recordServerErrors;
 	}
 
 }

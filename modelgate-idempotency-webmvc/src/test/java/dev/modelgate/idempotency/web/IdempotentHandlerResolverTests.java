@@ -11,6 +11,7 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockServletContext;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.support.AnnotationConfigWebApplicationContext;
 import org.springframework.web.servlet.config.annotation.EnableWebMvc;
@@ -19,6 +20,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 import dev.modelgate.idempotency.Idempotent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Which handler a request is bound for: the allocation-free pre-check that lets other requests go,
@@ -107,7 +110,44 @@ class IdempotentHandlerResolverTests {
 		assertThat(resolver(RequiredKeyRoute.class).hasKeyRequiredHandlers()).isTrue();
 	}
 
+	@Test
+	void endpointThatLeavesInProgressToTheDefaultFollowsTheGlobalSetting() throws Exception {
+		IdempotentHandlerResolver rejecting = resolver(InProgressRoutes.class, Idempotent.InProgress.REJECT);
+		assertThat(rejecting.resolve(request("POST", "/default")).waitTimeout()).isZero();
+		this.context.close();
+		IdempotentHandlerResolver waiting = resolver(InProgressRoutes.class, Idempotent.InProgress.WAIT);
+		assertThat(waiting.resolve(request("POST", "/default")).waitTimeout()).isEqualTo(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void endpointThatSaysRejectOrWaitOverridesTheGlobalSetting() throws Exception {
+		IdempotentHandlerResolver waiting = resolver(InProgressRoutes.class, Idempotent.InProgress.WAIT);
+		assertThat(waiting.resolve(request("POST", "/reject")).waitTimeout()).isZero();
+		this.context.close();
+		IdempotentHandlerResolver rejecting = resolver(InProgressRoutes.class, Idempotent.InProgress.REJECT);
+		assertThat(rejecting.resolve(request("POST", "/wait")).waitTimeout()).isEqualTo(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void globalInProgressIsRejectOrWait() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new IdempotentHandlerResolver.Defaults(Duration.ofMinutes(5), Duration.ofSeconds(30),
+					Duration.ofSeconds(10), Idempotent.InProgress.DEFAULT));
+	}
+
+	@Test
+	void invalidAnnotationFailsNamingTheHandlerMethodAndWhatItTakes() {
+		assertThatIllegalStateException().isThrownBy(() -> resolver(NegativeLeaseRoute.class))
+			.withMessage("@Idempotent on " + NegativeLeaseRoute.class.getName() + "#order(String): leaseTtl must be "
+					+ "positive, was '-5s': write a positive duration such as 30s, 24h or PT5M, or leave it empty "
+					+ "for the global setting");
+	}
+
 	private IdempotentHandlerResolver resolver(Class<?> controller) {
+		return resolver(controller, Idempotent.InProgress.REJECT);
+	}
+
+	private IdempotentHandlerResolver resolver(Class<?> controller, Idempotent.InProgress inProgress) {
 		this.context = new AnnotationConfigWebApplicationContext();
 		this.context.setServletContext(new MockServletContext());
 		this.context.register(WebConfiguration.class, controller);
@@ -115,7 +155,7 @@ class IdempotentHandlerResolverTests {
 		RequestMappingHandlerMapping handlerMapping = this.context.getBean(RequestMappingHandlerMapping.class);
 		IdempotentHandlerResolver resolver = new IdempotentHandlerResolver(() -> handlerMapping,
 				new IdempotentHandlerResolver.Defaults(Duration.ofMinutes(5), Duration.ofSeconds(30),
-						Duration.ofSeconds(10)));
+						Duration.ofSeconds(10), inProgress));
 		resolver.afterSingletonsInstantiated();
 		return resolver;
 	}
@@ -199,6 +239,40 @@ class IdempotentHandlerResolverTests {
 		@Idempotent(required = true)
 		@PostMapping("/orders")
 		String order() {
+			return "order";
+		}
+
+	}
+
+	@RestController
+	static class InProgressRoutes {
+
+		@Idempotent
+		@PostMapping("/default")
+		String byDefault() {
+			return "default";
+		}
+
+		@Idempotent(inProgress = Idempotent.InProgress.REJECT)
+		@PostMapping("/reject")
+		String reject() {
+			return "reject";
+		}
+
+		@Idempotent(inProgress = Idempotent.InProgress.WAIT)
+		@PostMapping("/wait")
+		String waiting() {
+			return "wait";
+		}
+
+	}
+
+	@RestController
+	static class NegativeLeaseRoute {
+
+		@Idempotent(leaseTtl = "-5s")
+		@PostMapping("/orders")
+		String order(@RequestBody String body) {
 			return "order";
 		}
 

@@ -47,6 +47,14 @@ class StatusResponsePolicyTests {
 	}
 
 	@Test
+	void listedServerErrorIsReleasedEvenWhenServerErrorsAreRecorded() {
+		StatusResponsePolicy policy = new StatusResponsePolicy(Set.of(429, 503), true);
+		assertThat(policy.shouldRecord(503)).isFalse();
+		assertThat(policy.shouldRecord(500)).isTrue();
+		assertThat(policy.shouldRecord(429)).isFalse();
+	}
+
+	@Test
 	void usesTheConfiguredReleaseStatuses() {
 		StatusResponsePolicy policy = new StatusResponsePolicy(Set.of(404), false);
 		assertThat(policy.shouldRecord(404)).isFalse();

@@ -33,6 +33,7 @@ class AgentFaultsDisabledTests {
 		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/v1/agent/runs"))
 			.header("Content-Type", "application/json")
 			.header("Idempotency-Key", UUID.randomUUID().toString())
+			.header("Authorization", "Bearer sk-agent-tests")
 			.POST(HttpRequest.BodyPublishers.ofString("{\"task\":\"Check backups\",\"report_to\":\"" + recipient
 					+ "\",\"fail_after_step\":2,\"mail_timeout\":true}"))
 			.build();

@@ -30,6 +30,7 @@ class FaultInjectionTests {
 		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
 			.header("Content-Type", "application/json")
 			.header("Idempotency-Key", UUID.randomUUID().toString())
+			.header("Authorization", "Bearer sk-fault-tests")
 			.header("X-ModelGate-Fault", faultPoint)
 			.POST(HttpRequest.BodyPublishers.ofString(
 					"{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"" + UUID.randomUUID() + "\"}]}"))

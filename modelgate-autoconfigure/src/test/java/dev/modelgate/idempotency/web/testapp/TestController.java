@@ -100,6 +100,14 @@ class TestController {
 		return "slow-wait " + run;
 	}
 
+	@PostMapping("/slow-reject")
+	@Idempotent(inProgress = Idempotent.InProgress.REJECT)
+	String slowReject() throws InterruptedException {
+		int run = this.invocations.increment("slow-reject");
+		this.invocations.awaitGate();
+		return "slow-reject " + run;
+	}
+
 	@PostMapping("/short-lease")
 	@Idempotent(leaseTtl = "600ms")
 	String shortLease() throws InterruptedException {

@@ -1,0 +1,59 @@
+package dev.modelgate.consumers.slice;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureWebMvc;
+import org.springframework.boot.context.annotation.ImportCandidates;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Outside the slice nothing changes: the application itself never falls back to the in-memory store. It picks
+ * Redis, and with Redis's auto-configuration excluded it fails to start with a message that is true for it.
+ * None of this talks to Redis: the client connects on first use.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class ApplicationStoreTests {
+
+	private static final String REDIS_AUTO_CONFIGURATION = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration";
+
+	@Test
+	void applicationPicksRedis() {
+		try (ConfigurableApplicationContext context = application().run()) {
+			assertThat(context.getBeansOfType(IdempotencyStore.class).values()).singleElement()
+				.isInstanceOf(RedisIdempotencyStore.class);
+		}
+	}
+
+	@Test
+	void applicationWithoutAStoreStillFailsToStart(CapturedOutput output) {
+		assertThatException().isThrownBy(
+				() -> application().properties("spring.autoconfigure.exclude=" + REDIS_AUTO_CONFIGURATION).run());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Spring Data Redis is on the class path, but its auto-configuration did not define a "
+					+ "RedisConnectionFactory")
+			.doesNotContain("add org.springframework.boot:spring-boot-starter-data-redis")
+			.doesNotContain("test slice");
+	}
+
+	@Test
+	void starterIsListedInTheImportsOfAutoConfigureWebMvc() {
+		assertThat(ImportCandidates.load(AutoConfigureWebMvc.class, getClass().getClassLoader()))
+			.contains("dev.modelgate.idempotency.autoconfigure.test.ModelgateIdempotencyTestSliceAutoConfiguration",
+					"dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyAutoConfiguration");
+	}
+
+	private static SpringApplicationBuilder application() {
+		return new SpringApplicationBuilder(OrdersApplication.class).properties("server.port=0");
+	}
+
+}

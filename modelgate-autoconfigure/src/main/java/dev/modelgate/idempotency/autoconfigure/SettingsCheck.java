@@ -1,0 +1,152 @@
+package dev.modelgate.idempotency.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.Errors;
+
+/**
+ * The checks of {@link ModelgateIdempotencyProperties}: each refusal names the property and the values
+ * it takes, in words a reader of the start-up failure can act on without the documentation.
+ */
+final class SettingsCheck {
+
+	/** RFC 9110 {@code token}: what a header name is made of. */
+	private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+\\-.^_`|~0-9A-Za-z]+");
+
+	/** The JDBC store's rule for its table name, which it writes into SQL text. */
+	private static final Pattern TABLE_NAME = Pattern
+		.compile("([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,62}");
+
+	/** The statuses that tell a client to try again with the same key. */
+	private static final Set<Integer> RETRY_STATUSES = Set.of(408, 409, 425, 429);
+
+	private final ModelgateIdempotencyProperties properties;
+
+	private final Errors errors;
+
+	SettingsCheck(ModelgateIdempotencyProperties properties, Errors errors) {
+		this.properties = properties;
+		this.errors = errors;
+	}
+
+	void run() {
+		ModelgateIdempotencyProperties p = this.properties;
+		headerName("headerName", p.getHeaderName(), "Idempotency-Key");
+		positive("keyMaxLength", p.getKeyMaxLength(), "a positive number of characters, such as 255");
+		positive("ttl", p.getTtl(), "24h");
+		positive("leaseTtl", p.getLeaseTtl(), "30s");
+		positive("retryAfter", p.getRetryAfter(), "1s");
+		if (p.getWaitTimeout() == null || p.getWaitTimeout().isNegative()) {
+			reject("waitTimeout", "must be zero (answer the 409 at once) or a positive duration, such as 10s");
+		}
+		positive("maxRequestSize", p.getMaxRequestSize(), "1MB");
+		positive("maxResponseSize", p.getMaxResponseSize(), "1MB");
+		positive("operationTimeout", p.getOperationTimeout(), "2s");
+		clientIdentityHeader(p.getClientIdentityHeader());
+		mismatchStatus(p.getMismatchStatus());
+		headerName("replayedHeaderName", p.getReplayedHeaderName(), "Idempotent-Replayed");
+		replayHeaders(p.getReplayHeaders());
+		releaseStatuses(p.getReleaseStatuses());
+		if (p.getRedis().getKeyPrefix() == null || p.getRedis().getKeyPrefix().isBlank()) {
+			reject("redis.keyPrefix", "must not be blank, such as modelgate:idempotency:");
+		}
+		String table = p.getJdbc().getTableName();
+		if (table == null || !TABLE_NAME.matcher(table).matches()) {
+			reject("jdbc.tableName", "must be an unquoted SQL identifier (letters, digits and underscores, not "
+					+ "starting with a digit, at most 63 characters), optionally schema.table, such as "
+					+ "modelgate_idempotency");
+		}
+		positive("jdbc.purgeInterval", p.getJdbc().getPurgeInterval(), "5m");
+		positive("memory.maxEntries", p.getMemory().getMaxEntries(), "a positive number of records, such as 10000");
+		positive("memory.maxBytes", p.getMemory().getMaxBytes(), "64MB");
+	}
+
+	private void clientIdentityHeader(@Nullable String header) {
+		if (header == null) {
+			return;
+		}
+		if (header.isBlank()) {
+			reject("clientIdentityHeader", "is set but blank, which would put every unauthenticated client in one "
+					+ "shared key space (one tenant replayed another's responses): set it to a header name, such "
+					+ "as Authorization, or remove it");
+		}
+		else {
+			headerName("clientIdentityHeader", header, "Authorization");
+		}
+	}
+
+	private void mismatchStatus(int status) {
+		if (status < 400 || status > 499 || RETRY_STATUSES.contains(status)) {
+			reject("mismatchStatus", "must be a 4xx status (400-499) other than 408, 409, 425 and 429, such as 422 "
+					+ "(the default) or 400: a key reused for another request is the client's mistake, which a "
+					+ "retry does not fix, while 408, 409, 425 and 429 tell clients to retry with the same key "
+					+ "(and 409 already answers a request still in progress)");
+		}
+	}
+
+	private void releaseStatuses(@Nullable List<Integer> statuses) {
+		if (statuses == null) {
+			return;
+		}
+		List<Integer> invalid = statuses.stream()
+			.filter((status) -> status == null || status < 400 || status > 599)
+			.toList();
+		if (!invalid.isEmpty()) {
+			reject("releaseStatuses", "only takes 4xx/5xx statuses (400-599), such as 408,409,425,429 (the default), "
+					+ "not " + invalid.stream().map(String::valueOf).collect(Collectors.joining(", "))
+					+ ": successful and redirect responses are always recorded");
+		}
+	}
+
+	private void replayHeaders(@Nullable List<String> headers) {
+		if (headers == null) {
+			return;
+		}
+		for (int i = 0; i < headers.size(); i++) {
+			headerName("replayHeaders[" + i + "]", headers.get(i), "X-Request-Id");
+		}
+	}
+
+	private void headerName(String field, @Nullable String name, String example) {
+		if (name == null || !TOKEN.matcher(name).matches()) {
+			reject(field, "must be an HTTP header name (letters, digits and !#$%&'*+-.^_`|~, no spaces), such as "
+					+ example);
+		}
+	}
+
+	private void positive(String field, @Nullable Duration duration, String example) {
+		if (duration == null || duration.isNegative() || duration.isZero()) {
+			reject(field, "must be a positive duration, such as " + example);
+		}
+	}
+
+	private void positive(String field, @Nullable DataSize size, String example) {
+		if (size == null || size.isNegative() || size.toBytes() == 0) {
+			reject(field, "must be a positive size, such as " + example);
+		}
+	}
+
+	private void positive(String field, int value, String allowed) {
+		if (value <= 0) {
+			reject(field, "must be " + allowed);
+		}
+	}
+
+	/**
+	 * The message starts with the property's full name, so that it reads on its own wherever it is
+	 * shown: in the failure analysis, in a test's assertion, or in the exception's own text.
+	 */
+	private void reject(String field, String reason) {
+		this.errors.rejectValue(field, "modelgate.idempotency.invalid",
+				ModelgateIdempotencyProperties.PREFIX + "." + DataObjectPropertyName.toDashedForm(field) + " " + reason);
+	}
+
+}
