@@ -18,9 +18,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.converter.json.MappingJackson2HttpMessageConverter;
+import org.springframework.util.StringUtils;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
+import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreDecorator;
@@ -40,10 +42,10 @@ import dev.modelgate.idempotency.web.StatusResponsePolicy;
  * preference under {@code store=auto}), the coordinator that drives the state machine on it, and,
  * in a servlet web application, the filter for {@code @Idempotent} endpoints.
  *
- * <p>The store and coordinator do not require a web application, so that non-HTTP work can use them.
  *
  * <p>The Spring Boot 3 line's variant: it orders itself after Spring Boot 3's auto-configurations
  * (their class names differ on Spring Boot 4) and writes problems with Jackson 2.
+ * <p>The store and coordinator do not require a web application, so that non-HTTP work can use them.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
 		"org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
@@ -74,12 +76,13 @@ public class ModelgateIdempotencyAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		ClientIdentityResolver idempotencyClientIdentityResolver(ModelgateIdempotencyProperties properties) {
-			if (properties.getClientIdentityHeader() == null) {
+			if (!StringUtils.hasText(properties.getClientIdentityHeader())) {
 				logger.warn("modelgate.idempotency.client-identity-header is not set: requests without an "
 						+ "authenticated principal share one anonymous idempotency key space. Set it (for example "
 						+ "to Authorization) or declare a ClientIdentityResolver bean.");
 			}
-			return new DefaultClientIdentityResolver(properties.getClientIdentityHeader());
+			return new DefaultClientIdentityResolver(properties.getClientIdentityHeader(),
+					properties.getUnidentifiedClients() == ModelgateIdempotencyProperties.UnidentifiedClients.SHARE);
 		}
 
 		@Bean
@@ -107,7 +110,9 @@ public class ModelgateIdempotencyAutoConfiguration {
 						.findFirst()
 						.orElse(null),
 					new IdempotentHandlerResolver.Defaults(properties.getTtl(), properties.getLeaseTtl(),
-							properties.getWaitTimeout()));
+							properties.getWaitTimeout(),
+							(properties.getInProgress() == ModelgateIdempotencyProperties.InProgress.WAIT)
+									? Idempotent.InProgress.WAIT : Idempotent.InProgress.REJECT));
 		}
 
 		@Bean
@@ -120,7 +125,9 @@ public class ModelgateIdempotencyAutoConfiguration {
 					responsePolicy, problemRenderer, new ReplayHeaders(properties.getReplayHeaders()),
 					new IdempotencyFilter.Settings(properties.getHeaderName(), properties.getKeyMaxLength(),
 							properties.getMaxRequestSize().toBytes(), properties.getMaxResponseSize().toBytes(),
-							properties.getRetryAfter(), properties.getMismatchStatus()));
+							properties.getRetryAfter(), properties.getMismatchStatus(), properties.getReplayedHeaderName(),
+							StringUtils.hasText(properties.getClientIdentityHeader()) ? properties.getClientIdentityHeader()
+									: "identity"));
 			filter.setListeners(listeners.orderedStream().toList());
 			return filter;
 		}

@@ -91,7 +91,8 @@ class SpringBoot3AutoConfigurationTests {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause().isInstanceOf(NoIdempotencyStoreException.class);
 			FailureAnalysis analysis = new NoIdempotencyStoreFailureAnalyzer().analyze(context.getStartupFailure());
-			assertThat(analysis.getAction()).contains("spring-boot-starter-data-redis", "store=memory");
+			assertThat(analysis.getDescription()).contains("neither a RedisConnectionFactory nor a DataSource");
+			assertThat(analysis.getAction()).contains("spring.data.redis.host", "store=memory");
 		});
 	}
 
