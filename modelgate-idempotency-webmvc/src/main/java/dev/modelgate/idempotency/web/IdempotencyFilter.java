@@ -89,6 +89,16 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	private volatile String alreadyFilteredAttributeName;
 
+	/**
+	 * A filter with no listeners and the default order.
+	 * @param handlerResolver finds the {@code @Idempotent} handler of a request
+	 * @param coordinator begins attempts on the store and keeps their leases
+	 * @param identityResolver names the client of a request
+	 * @param responsePolicy decides which responses are recorded and which release the key
+	 * @param problemRenderer writes refusals
+	 * @param replayHeaders which recorded headers are replayed
+	 * @param settings the global settings
+	 */
 	public IdempotencyFilter(IdempotentHandlerResolver handlerResolver, IdempotencyCoordinator coordinator,
 			ClientIdentityResolver identityResolver, ResponsePolicy responsePolicy,
 			IdempotencyProblemRenderer problemRenderer, ReplayHeaders replayHeaders, Settings settings) {
@@ -108,11 +118,15 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		return this.order;
 	}
 
+	/** @param order the filter's order; {@link #DEFAULT_ORDER} unless set */
 	public void setOrder(int order) {
 		this.order = order;
 	}
 
-	/** Listeners told of every decision (metrics, audit), called in order. */
+	/**
+	 * Listeners told of every decision (metrics, audit), called in order.
+	 * @param listeners the listeners
+	 */
 	public void setListeners(List<? extends IdempotencyListener> listeners) {
 		this.reporter = DecisionReporter.of(listeners);
 	}
