@@ -94,7 +94,11 @@ public abstract class CanonicalBody {
 		};
 	}
 
-	/** Parses JSON Pointers given as strings, failing with a message naming the bad one. */
+	/**
+	 * Parses JSON Pointers given as strings, failing with a message naming the bad one.
+	 * @param expressions the pointers, such as {@code /metadata/timestamp}
+	 * @return the parsed pointers, in order
+	 */
 	public static List<JsonPointer> pointers(String... expressions) {
 		List<JsonPointer> pointers = new ArrayList<>(expressions.length);
 		for (String expression : expressions) {

@@ -337,6 +337,12 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		/**
 		 * Settings that mark replays with {@value IdempotencyFilter#REPLAYED_HEADER}, Stripe's name, and
 		 * identify clients by {@code Authorization}.
+		 * @param headerName the key header
+		 * @param keyMaxLength the longest key accepted
+		 * @param maxRequestBytes the largest body buffered for a keyed request
+		 * @param maxResponseBytes the largest body stored for replay
+		 * @param retryAfter the Retry-After hint on 409 and 503
+		 * @param mismatchStatus the status for a key reused with another request
 		 */
 		public Settings(String headerName, int keyMaxLength, long maxRequestBytes, long maxResponseBytes,
 				Duration retryAfter, int mismatchStatus) {
