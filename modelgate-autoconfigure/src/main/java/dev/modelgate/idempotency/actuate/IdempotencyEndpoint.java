@@ -59,27 +59,55 @@ public class IdempotencyEndpoint {
 		this.keyMaxLength = keyMaxLength;
 	}
 
-	/** The record the client's request would meet, or nothing (404) when there is none. */
+	/**
+	 * The record the client's request would meet. Name the client by at most one of
+	 * {@code principal}, {@code client} and {@code identity}.
+	 * @param method the request's HTTP method
+	 * @param route the handler's route pattern, or the scope name of its {@code @Idempotent}
+	 * @param key the idempotency key the client sent
+	 * @param principal the client's authenticated principal name, or {@code null}
+	 * @param client the value of the client's identity header, or {@code null}
+	 * @param identity what a custom {@code ClientIdentityResolver} returns for the client, or {@code null}
+	 * @return the record, or {@code null} (404) when there is none
+	 */
 	@ReadOperation
 	public @Nullable RecordDescriptor lookup(String method, String route, String key, @Nullable String principal,
 			@Nullable String client, @Nullable String identity) {
 		return find(scopeOf(method, route, key, principal, client, identity));
 	}
 
-	/** The record with the given scope hash, or nothing (404) when there is none. */
+	/**
+	 * The record with the given scope hash.
+	 * @param scope the scope hash, as log lines and the MDC show it
+	 * @return the record, or {@code null} (404) when there is none
+	 */
 	@ReadOperation
 	public @Nullable RecordDescriptor scope(@Selector String scope) {
 		return find(checkedHash(scope));
 	}
 
-	/** Deletes the record the client's request would meet, so that the key runs again. */
+	/**
+	 * Deletes the record the client's request would meet, so that the key runs again. Name the client
+	 * by at most one of {@code principal}, {@code client} and {@code identity}.
+	 * @param method the request's HTTP method
+	 * @param route the handler's route pattern, or the scope name of its {@code @Idempotent}
+	 * @param key the idempotency key the client sent
+	 * @param principal the client's authenticated principal name, or {@code null}
+	 * @param client the value of the client's identity header, or {@code null}
+	 * @param identity what a custom {@code ClientIdentityResolver} returns for the client, or {@code null}
+	 * @return the scope hash and whether a record was deleted
+	 */
 	@DeleteOperation
 	public DeletionDescriptor delete(String method, String route, String key, @Nullable String principal,
 			@Nullable String client, @Nullable String identity) {
 		return deleteScope(scopeOf(method, route, key, principal, client, identity));
 	}
 
-	/** Deletes the record with the given scope hash, so that its key runs again. */
+	/**
+	 * Deletes the record with the given scope hash, so that its key runs again.
+	 * @param scope the scope hash, as log lines and the MDC show it
+	 * @return the scope hash and whether a record was deleted
+	 */
 	@DeleteOperation
 	public DeletionDescriptor deleteByScope(@Selector String scope) {
 		return deleteScope(checkedHash(scope));

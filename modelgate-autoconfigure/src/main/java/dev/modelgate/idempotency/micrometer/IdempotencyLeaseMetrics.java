@@ -18,6 +18,7 @@ public class IdempotencyLeaseMetrics implements MeterBinder {
 
 	private final IdempotencyCoordinator coordinator;
 
+	/** @param coordinator counts the leases it handed out */
 	public IdempotencyLeaseMetrics(IdempotencyCoordinator coordinator) {
 		this.coordinator = coordinator;
 	}

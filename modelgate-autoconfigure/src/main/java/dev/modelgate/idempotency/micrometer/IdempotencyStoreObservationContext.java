@@ -30,14 +30,17 @@ public class IdempotencyStoreObservationContext extends Observation.Context {
 		this.scope = scope;
 	}
 
+	/** {@return the store method: {@code begin}, {@code renew}, {@code complete}, ...} */
 	public String getOperation() {
 		return this.operation;
 	}
 
+	/** {@return the kind of store ({@code redis}, {@code jdbc}, {@code memory}, ...)} */
 	public String getStoreType() {
 		return this.storeType;
 	}
 
+	/** {@return the scope hash the call is about} */
 	public String getScope() {
 		return this.scope;
 	}
@@ -47,11 +50,13 @@ public class IdempotencyStoreObservationContext extends Observation.Context {
 	 * ({@code acquired}, {@code mismatch}, {@code in_progress}, {@code completed}); for the
 	 * transitions and {@code delete} {@code ok} or {@code refused}; for {@code find} {@code found} or
 	 * {@code absent}; {@link #ERROR} when the call failed; {@code null} while the call runs.
+	 * @return the result
 	 */
 	public String getResult() {
 		return this.result;
 	}
 
+	/** @param result the call's result, as {@link #getResult()} describes it */
 	public void setResult(String result) {
 		this.result = result;
 	}

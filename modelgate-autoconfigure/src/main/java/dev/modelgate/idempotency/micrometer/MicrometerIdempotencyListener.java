@@ -35,6 +35,7 @@ public class MicrometerIdempotencyListener implements IdempotencyListener {
 
 	private final Meter.MeterProvider<Timer> requests;
 
+	/** @param registry where the decision counter and the request timer are registered */
 	public MicrometerIdempotencyListener(MeterRegistry registry) {
 		this.decisions = Counter.builder(DECISIONS)
 			.description("Decisions of the Idempotency-Key filter, by outcome and endpoint")

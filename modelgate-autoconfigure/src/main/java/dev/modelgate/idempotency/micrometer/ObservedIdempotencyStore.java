@@ -82,7 +82,7 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 		return observe("delete", scope, () -> this.delegate.delete(scope), ObservedIdempotencyStore::accepted);
 	}
 
-	/** The store this one observes. */
+	/** {@return the store this one observes} */
 	public IdempotencyStore getDelegate() {
 		return this.delegate;
 	}

@@ -24,6 +24,7 @@ import dev.modelgate.idempotency.IdempotentOperation;
 @SuppressWarnings("serial")
 public class IdempotentOperationPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
 
+	/** @param interceptor supplies the advice on the first call */
 	public IdempotentOperationPostProcessor(Supplier<? extends MethodInterceptor> interceptor) {
 		Supplier<MethodInterceptor> resolved = SingletonSupplier.of(interceptor::get);
 		MethodInterceptor lazy = (invocation) -> resolved.get().invoke(invocation);

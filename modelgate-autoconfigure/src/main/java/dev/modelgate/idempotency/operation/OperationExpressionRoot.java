@@ -23,18 +23,22 @@ public final class OperationExpressionRoot {
 		this.targetClass = targetClass;
 	}
 
+	/** {@return the annotated method} */
 	public Method getMethod() {
 		return this.method;
 	}
 
+	/** {@return the call's arguments} */
 	public Object[] getArgs() {
 		return this.args;
 	}
 
+	/** {@return the bean whose method is called} */
 	public Object getTarget() {
 		return this.target;
 	}
 
+	/** {@return the class of the bean whose method is called} */
 	public Class<?> getTargetClass() {
 		return this.targetClass;
 	}

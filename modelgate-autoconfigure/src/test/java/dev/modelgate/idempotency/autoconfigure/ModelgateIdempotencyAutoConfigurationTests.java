@@ -424,6 +424,20 @@ class ModelgateIdempotencyAutoConfigurationTests {
 	}
 
 	@Test
+	void healthToggleIsDescribedLikeSpringBootsOwn() throws IOException {
+		JsonNode toggle = null;
+		for (JsonNode property : modelgateMetadata().get("properties")) {
+			if (property.get("name").asString().equals("management.health.idempotency.enabled")) {
+				toggle = property;
+			}
+		}
+		assertThat(toggle).as("management.health.idempotency.enabled in the metadata").isNotNull();
+		assertThat(toggle.get("type").asString()).isEqualTo("java.lang.Boolean");
+		assertThat(toggle.get("defaultValue").booleanValue()).isTrue();
+		assertThat(toggle.get("description").asString()).startsWith("Whether to enable");
+	}
+
+	@Test
 	void configurationMetadataDescribesEveryPropertyWithItsDefault() throws IOException {
 		Map<String, JsonNode> metadata = new LinkedHashMap<>();
 		for (JsonNode property : modelgateMetadata().get("properties")) {

@@ -8,7 +8,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the duration attributes of {@link Idempotent} and {@link IdempotentOperation} ({@code "30s"},
+ * Reads the duration attributes of {@link dev.modelgate.idempotency.Idempotent @Idempotent} and
+ * {@link dev.modelgate.idempotency.IdempotentOperation @IdempotentOperation} ({@code "30s"},
  * {@code "24h"}, {@code "PT5M"}), so that both annotations accept and refuse the same values.
  */
 public final class AnnotationDurations {

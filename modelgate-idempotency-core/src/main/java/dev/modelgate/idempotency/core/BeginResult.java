@@ -17,18 +17,25 @@ public record BeginResult(Outcome outcome, @Nullable StoredOutcome stored) {
 
 	private static final BeginResult IN_PROGRESS = new BeginResult(Outcome.IN_PROGRESS, null);
 
+	/** @return the answer {@link Outcome#ACQUIRED} */
 	public static BeginResult acquired() {
 		return ACQUIRED;
 	}
 
+	/** @return the answer {@link Outcome#MISMATCH} */
 	public static BeginResult mismatch() {
 		return MISMATCH;
 	}
 
+	/** @return the answer {@link Outcome#IN_PROGRESS} */
 	public static BeginResult inProgress() {
 		return IN_PROGRESS;
 	}
 
+	/**
+	 * @param stored the stored outcome, or {@code null} when the result was not kept
+	 * @return the answer {@link Outcome#COMPLETED}
+	 */
 	public static BeginResult completed(@Nullable StoredOutcome stored) {
 		return new BeginResult(Outcome.COMPLETED, stored);
 	}

@@ -22,17 +22,25 @@ public abstract class CanonicalBody {
 
 	abstract void writeTo(Hashing hashing);
 
-	/** A body with no content. */
+	/** {@return a body with no content} */
 	public static CanonicalBody empty() {
 		return EMPTY;
 	}
 
-	/** A body compared byte for byte. */
+	/**
+	 * {@return a body compared byte for byte}
+	 * @param body the body's bytes
+	 */
 	public static CanonicalBody bytes(byte[] body) {
 		return bytes(body, 0, body.length);
 	}
 
-	/** A slice of a buffer compared byte for byte (avoids copying a captured body). */
+	/**
+	 * {@return a slice of a buffer compared byte for byte} It avoids copying a captured body.
+	 * @param buffer holds the body
+	 * @param offset where the body starts in the buffer
+	 * @param length how many bytes the body has
+	 */
 	public static CanonicalBody bytes(byte[] buffer, int offset, int length) {
 		return new CanonicalBody() {
 			@Override
@@ -45,7 +53,11 @@ public abstract class CanonicalBody {
 	/**
 	 * A JSON body, compared by meaning; falls back to bytes when it is not exactly one valid JSON
 	 * value.
+	 * @param buffer holds the body
+	 * @param offset where the body starts in the buffer
+	 * @param length how many bytes the body has
 	 * @param ignoreFields JSON Pointers of members to leave out
+	 * @return the body
 	 */
 	public static CanonicalBody json(byte[] buffer, int offset, int length, Collection<JsonPointer> ignoreFields) {
 		Objects.checkFromIndexSize(offset, length, buffer.length);
@@ -68,6 +80,7 @@ public abstract class CanonicalBody {
 	/**
 	 * A multipart body, compared part by part in the order received.
 	 * @param parts each part's name, file name (or empty) and content bytes
+	 * @return the body
 	 */
 	public static CanonicalBody parts(List<Part> parts) {
 		return new CanonicalBody() {
@@ -81,7 +94,11 @@ public abstract class CanonicalBody {
 		};
 	}
 
-	/** Parses JSON Pointers given as strings, failing with a message naming the bad one. */
+	/**
+	 * Parses JSON Pointers given as strings, failing with a message naming the bad one.
+	 * @param expressions the pointers, such as {@code /metadata/timestamp}
+	 * @return the parsed pointers, in order
+	 */
 	public static List<JsonPointer> pointers(String... expressions) {
 		List<JsonPointer> pointers = new ArrayList<>(expressions.length);
 		for (String expression : expressions) {

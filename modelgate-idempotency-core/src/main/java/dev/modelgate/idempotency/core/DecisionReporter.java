@@ -31,12 +31,15 @@ public final class DecisionReporter {
 		this.listeners = listeners;
 	}
 
-	/** A reporter that calls {@code listeners} in order. */
+	/**
+	 * {@return a reporter that calls {@code listeners} in order}
+	 * @param listeners told of every decision
+	 */
 	public static DecisionReporter of(List<? extends IdempotencyListener> listeners) {
 		return listeners.isEmpty() ? SILENT : new DecisionReporter(List.copyOf(listeners));
 	}
 
-	/** A reporter with no listener; it still narrates. */
+	/** {@return a reporter with no listener; it still narrates} */
 	public static DecisionReporter silent() {
 		return SILENT;
 	}
@@ -44,12 +47,19 @@ public final class DecisionReporter {
 	/**
 	 * Whether anything follows the decisions (a listener, or the transitions logger at DEBUG), so that
 	 * callers can skip work that only produces a decision.
+	 * @return whether a decision would reach anyone
 	 */
 	public boolean isFollowed() {
 		return !this.listeners.isEmpty() || narrator.isDebugEnabled();
 	}
 
-	/** Reports one decision; a listener that throws is logged and otherwise ignored. */
+	/**
+	 * Reports one decision; a listener that throws is logged and otherwise ignored.
+	 * @param outcome the decision
+	 * @param method the HTTP method, or {@link IdempotencyDecision#OPERATION}
+	 * @param route the route pattern, or the operation's name
+	 * @param scope the hashed scope, or {@code null} when the decision came before there was one
+	 */
 	public void decide(IdempotencyOutcome outcome, String method, String route, @Nullable String scope) {
 		if (narrator.isDebugEnabled()) {
 			narrator.debug("{} {} scope={}: {}", method, route, (scope != null) ? scope : "-", outcome.narration());
@@ -68,7 +78,13 @@ public final class DecisionReporter {
 		}
 	}
 
-	/** Reports how a keyed request or call was answered and how long it took. */
+	/**
+	 * Reports how a keyed request or call was answered and how long it took.
+	 * @param kind a first run or a replay
+	 * @param method the HTTP method, or {@link IdempotencyDecision#OPERATION}
+	 * @param route the route pattern, or the operation's name
+	 * @param duration how long the answer took
+	 */
 	public void responded(IdempotencyListener.ResponseKind kind, String method, String route, Duration duration) {
 		for (IdempotencyListener listener : this.listeners) {
 			try {

@@ -25,12 +25,19 @@ public final class DerivedKeys {
 	/**
 	 * The key of one tool call of a run: {@link #uuid} of {@code runKey}, {@code stepId} and
 	 * {@code toolName}.
+	 * @param runKey the run's key, or the scope of the attempt holding it
+	 * @param stepId the step of the run
+	 * @param toolName the tool called in that step
+	 * @return the tool call's key, UUID-shaped
 	 */
 	public static String forTool(String runKey, String stepId, String toolName) {
 		return uuid(runKey, stepId, toolName);
 	}
 
-	/** The first 16 bytes of the derivation, formatted as a version 8 UUID (lower case). */
+	/**
+	 * {@return the first 16 bytes of the derivation, formatted as a version 8 UUID (lower case)}
+	 * @param parts what the key derives from, in order
+	 */
 	public static String uuid(String... parts) {
 		byte[] digest = digest(parts);
 		// Version 8 (custom) in the high nibble of byte 6, RFC 9562 variant (10xx) in byte 8.
@@ -41,7 +48,10 @@ public final class DerivedKeys {
 				+ hex.substring(16, 20) + "-" + hex.substring(20, 32);
 	}
 
-	/** The whole derivation in lower-case hex, 64 characters. */
+	/**
+	 * {@return the whole derivation in lower-case hex, 64 characters}
+	 * @param parts what the key derives from, in order
+	 */
 	public static String hex(String... parts) {
 		return HexFormat.of().formatHex(digest(parts));
 	}

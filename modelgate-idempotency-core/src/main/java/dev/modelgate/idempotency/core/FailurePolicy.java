@@ -36,30 +36,49 @@ public final class FailurePolicy {
 		this.otherwise = otherwise;
 	}
 
-	/** Releases every failure except {@link OutcomeUnknownException}, which is unknown. */
+	/**
+	 * {@return a policy that releases every failure except {@link OutcomeUnknownException}, which is
+	 * unknown}
+	 */
 	public static FailurePolicy standard() {
 		return STANDARD;
 	}
 
-	/** These failures release the key: they are retryable. */
+	/**
+	 * These failures release the key: they are retryable.
+	 * @param types the failure classes, subclasses included
+	 * @return a copy of this policy with the mapping
+	 */
 	@SafeVarargs
 	public final FailurePolicy retryOn(Class<? extends Throwable>... types) {
 		return with(Action.RELEASE, types);
 	}
 
-	/** These failures are recorded and replayed to retries: they are final. */
+	/**
+	 * These failures are recorded and replayed to retries: they are final.
+	 * @param types the failure classes, subclasses included
+	 * @return a copy of this policy with the mapping
+	 */
 	@SafeVarargs
 	public final FailurePolicy recordOn(Class<? extends Throwable>... types) {
 		return with(Action.RECORD, types);
 	}
 
-	/** These failures leave the outcome unknown: a retry reconciles before running the work. */
+	/**
+	 * These failures leave the outcome unknown: a retry reconciles before running the work.
+	 * @param types the failure classes, subclasses included
+	 * @return a copy of this policy with the mapping
+	 */
 	@SafeVarargs
 	public final FailurePolicy unknownOn(Class<? extends Throwable>... types) {
 		return with(Action.UNKNOWN, types);
 	}
 
-	/** What an {@link Exception} that matches no mapped type means. */
+	/**
+	 * What an {@link Exception} that matches no mapped type means.
+	 * @param action the meaning
+	 * @return a copy of this policy with that meaning
+	 */
 	public FailurePolicy otherwise(Action action) {
 		return new FailurePolicy(this.actions, action);
 	}
@@ -72,7 +91,10 @@ public final class FailurePolicy {
 		return new FailurePolicy(actions, this.otherwise);
 	}
 
-	/** What {@code failure} means for the key. */
+	/**
+	 * {@return what {@code failure} means for the key}
+	 * @param failure what the work threw
+	 */
 	public Action classify(Throwable failure) {
 		Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
 		for (Throwable current = failure; current != null && seen.add(current); current = current.getCause()) {

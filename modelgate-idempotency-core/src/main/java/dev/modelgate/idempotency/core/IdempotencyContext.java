@@ -15,13 +15,14 @@ public final class IdempotencyContext {
 	private IdempotencyContext() {
 	}
 
-	/** The attempt held by this thread, if any. */
+	/** {@return the attempt held by this thread, if any} */
 	public static Optional<Held> current() {
 		return Optional.ofNullable(CURRENT.get());
 	}
 
 	/**
 	 * Marks {@code held} as the current thread's attempt until the returned handle is closed.
+	 * @param held the attempt
 	 * @return closes the binding and restores the previous one
 	 */
 	public static Binding bind(Held held) {

@@ -58,6 +58,9 @@ public class IdempotencyCoordinator implements AutoCloseable {
 	 * own calls within {@code operationTimeout} (see {@link IdempotencyStore#callTimeLimit()}), a pool
 	 * that runs each store call so that it can be abandoned after {@code operationTimeout}.
 	 * {@link #close()} stops them.
+	 * @param store where records live
+	 * @param operationTimeout upper bound of each store call
+	 * @return the coordinator
 	 */
 	public static IdempotencyCoordinator create(IdempotencyStore store, Duration operationTimeout) {
 		return create(store, operationTimeout, UnaryOperator.identity());
@@ -68,6 +71,10 @@ public class IdempotencyCoordinator implements AutoCloseable {
 	 * {@code decorator} (metrics, tracing). The decorator wraps the time-bounded store (or the store
 	 * itself, when it bounds its own calls), so that it runs on the caller's thread, where a tracing
 	 * context lives, and measures what the caller waits for, timeouts included.
+	 * @param store where records live
+	 * @param operationTimeout upper bound of each store call
+	 * @param decorator wraps the store as the coordinator calls it
+	 * @return the coordinator
 	 */
 	public static IdempotencyCoordinator create(IdempotencyStore store, Duration operationTimeout,
 			UnaryOperator<IdempotencyStore> decorator) {
@@ -148,12 +155,13 @@ public class IdempotencyCoordinator implements AutoCloseable {
 	/**
 	 * How many leases this coordinator handed out that are not yet completed, released or abandoned:
 	 * the operations running right now under a key (a gauge for operators).
+	 * @return the number of leases held
 	 */
 	public int getLeasesHeld() {
 		return this.leasesHeld.get();
 	}
 
-	/** The store as this coordinator calls it: bounded by the operation timeout and decorated. */
+	/** {@return the store as this coordinator calls it: bounded by the operation timeout and decorated} */
 	public IdempotencyStore getStore() {
 		return this.store;
 	}
@@ -185,6 +193,7 @@ public class IdempotencyCoordinator implements AutoCloseable {
 	 */
 	public record Attempt(BeginResult result, boolean waited, Lease lease) {
 
+		/** {@return the outcome of the store's last answer} */
 		public BeginResult.Outcome outcome() {
 			return this.result.outcome();
 		}

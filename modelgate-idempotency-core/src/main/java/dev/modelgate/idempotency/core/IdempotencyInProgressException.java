@@ -7,14 +7,20 @@ package dev.modelgate.idempotency.core;
  */
 public class IdempotencyInProgressException extends RuntimeException {
 
+	/** The hashed scope, as logs show it. */
 	private final String scope;
 
+	/**
+	 * An operation running elsewhere.
+	 * @param operation the operation's name, for the message
+	 * @param scope the hashed scope
+	 */
 	public IdempotencyInProgressException(String operation, String scope) {
 		super("Operation '" + operation + "' is already running under this idempotency key (scope " + scope + ")");
 		this.scope = scope;
 	}
 
-	/** The hashed scope, as logs show it. */
+	/** {@return the hashed scope, as logs show it} */
 	public String getScope() {
 		return this.scope;
 	}

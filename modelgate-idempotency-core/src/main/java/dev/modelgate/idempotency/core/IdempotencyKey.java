@@ -101,7 +101,7 @@ public final class IdempotencyKey {
 		return c == ' ' || c == '\t';
 	}
 
-	/** The key as the client meant it (unquoted). Never log or store it. */
+	/** {@return the key as the client meant it (unquoted)} Never log or store it. */
 	public String value() {
 		return this.value;
 	}

@@ -14,7 +14,10 @@ public interface IdempotencyListener {
 	IdempotencyListener NONE = new IdempotencyListener() {
 	};
 
-	/** Called at each decision point of a keyed request or call. */
+	/**
+	 * Called at each decision point of a keyed request or call.
+	 * @param decision what was decided, where, and for which scope
+	 */
 	default void onDecision(IdempotencyDecision decision) {
 	}
 
@@ -38,7 +41,7 @@ public interface IdempotencyListener {
 		/** A recorded outcome was replayed; the work did not run. */
 		REPLAY;
 
-		/** The lower-case name used as a metric tag value. */
+		/** {@return the lower-case name used as a metric tag value} */
 		public String tagValue() {
 			return (this == FIRST) ? "first" : "replay";
 		}

@@ -76,12 +76,12 @@ public enum IdempotencyOutcome {
 		this.narration = narration;
 	}
 
-	/** The lower-case name used as a metric tag value, for example {@code in_progress}. */
+	/** {@return the lower-case name used as a metric tag value, for example {@code in_progress}} */
 	public String tagValue() {
 		return name().toLowerCase(Locale.ROOT);
 	}
 
-	/** A short account of the decision, for the transitions log. */
+	/** {@return a short account of the decision, for the transitions log} */
 	public String narration() {
 		return this.narration;
 	}

@@ -26,17 +26,17 @@ import org.jspecify.annotations.Nullable;
 public record IdempotencyRecord(String scope, State state, @Nullable Instant createdAt, @Nullable Instant expiresAt,
 		Instant now, StoredOutcome.@Nullable Kind outcomeKind, @Nullable Long outcomeSize) {
 
-	/** How long ago the attempt began, or {@code null} when the creation time is unknown. */
+	/** {@return how long ago the attempt began, or {@code null} when the creation time is unknown} */
 	public @Nullable Duration age() {
 		return (this.createdAt != null) ? Duration.between(this.createdAt, this.now) : null;
 	}
 
-	/** How long until the record stops counting, or {@code null} when it has no expiry. */
+	/** {@return how long until the record stops counting, or {@code null} when it has no expiry} */
 	public @Nullable Duration expiresIn() {
 		return (this.expiresAt != null) ? Duration.between(this.now, this.expiresAt) : null;
 	}
 
-	/** Whether an outcome is stored for replay. */
+	/** {@return whether an outcome is stored for replay} */
 	public boolean isOutcomeStored() {
 		return this.outcomeKind != null;
 	}

@@ -8,19 +8,31 @@ package dev.modelgate.idempotency.core;
  */
 public class IdempotencyResultUnavailableException extends RuntimeException {
 
+	/** The hashed scope, as logs show it. */
 	private final String scope;
 
+	/**
+	 * A result that is not available.
+	 * @param operation the operation's name, for the message
+	 * @param scope the hashed scope
+	 */
 	public IdempotencyResultUnavailableException(String operation, String scope) {
 		this(operation, scope, null);
 	}
 
+	/**
+	 * A result that is not available because it could not be decoded.
+	 * @param operation the operation's name, for the message
+	 * @param scope the hashed scope
+	 * @param cause why the kept bytes could not be decoded
+	 */
 	public IdempotencyResultUnavailableException(String operation, String scope, Throwable cause) {
 		super("Operation '" + operation + "' already ran under this idempotency key (scope " + scope
 				+ "), but its result is not available; it will not run again with this key", cause);
 		this.scope = scope;
 	}
 
-	/** The hashed scope, as logs show it. */
+	/** {@return the hashed scope, as logs show it} */
 	public String getScope() {
 		return this.scope;
 	}

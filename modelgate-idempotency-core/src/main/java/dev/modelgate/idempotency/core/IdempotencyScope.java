@@ -13,6 +13,13 @@ public final class IdempotencyScope {
 		this.hash = hash;
 	}
 
+	/**
+	 * {@return the scope of a request}
+	 * @param clientIdentity who asked
+	 * @param method the HTTP method, or the kind of operation
+	 * @param route the route pattern, or the explicit scope name
+	 * @param key the idempotency key
+	 */
 	public static IdempotencyScope of(String clientIdentity, String method, String route, IdempotencyKey key) {
 		return new IdempotencyScope(Hashing.sha256()
 			.field(clientIdentity)
@@ -22,12 +29,15 @@ public final class IdempotencyScope {
 			.hex());
 	}
 
-	/** Rebuilds a scope from a hash computed earlier (for example one shown in a log line). */
+	/**
+	 * {@return a scope rebuilt from a hash computed earlier} For example one shown in a log line.
+	 * @param hash the scope's {@link #hash()}
+	 */
 	public static IdempotencyScope ofHash(String hash) {
 		return new IdempotencyScope(hash);
 	}
 
-	/** Lower-case hex SHA-256 of the scope: the store key and what logs show. */
+	/** {@return the lower-case hex SHA-256 of the scope: the store key and what logs show} */
 	public String hash() {
 		return this.hash;
 	}

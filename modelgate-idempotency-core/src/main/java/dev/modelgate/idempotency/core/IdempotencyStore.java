@@ -40,20 +40,28 @@ public interface IdempotencyStore {
 
 	/**
 	 * Extends the lease of an in-progress record.
+	 * @param scope the scope hash
+	 * @param token the token the holder began with
+	 * @param leaseTtl the new lease, counted from now
 	 * @return {@code false} when the record is gone or held by another token
 	 */
 	boolean renew(String scope, String token, Duration leaseTtl);
 
 	/**
 	 * Records the outcome of an attempt and keeps it for {@code ttl}.
+	 * @param scope the scope hash
+	 * @param token the token the holder began with
 	 * @param outcome the outcome to replay, kept byte for byte, or {@code null} when the operation ran
 	 * but its result is not kept (retries are told so instead of running it again)
+	 * @param ttl how long the completed record is kept
 	 * @return {@code false} when the record is gone or held by another token
 	 */
 	boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl);
 
 	/**
 	 * Deletes an in-progress record so that a retry runs again.
+	 * @param scope the scope hash
+	 * @param token the token the holder began with
 	 * @return {@code false} when the record is gone or held by another token
 	 */
 	boolean release(String scope, String token);

@@ -11,9 +11,18 @@ import java.util.List;
 @FunctionalInterface
 public interface IdempotencyStoreDecorator {
 
+	/**
+	 * {@return a store that calls {@code store}, doing its own work around each call}
+	 * @param store the store to wrap
+	 */
 	IdempotencyStore decorate(IdempotencyStore store);
 
-	/** Applies {@code decorators} in order, the first one innermost. */
+	/**
+	 * Applies {@code decorators} in order, the first one innermost.
+	 * @param store the store to wrap
+	 * @param decorators the decorators, innermost first
+	 * @return the decorated store, or {@code store} when there is no decorator
+	 */
 	static IdempotencyStore decorateAll(IdempotencyStore store, List<? extends IdempotencyStoreDecorator> decorators) {
 		IdempotencyStore decorated = store;
 		for (IdempotencyStoreDecorator decorator : decorators) {

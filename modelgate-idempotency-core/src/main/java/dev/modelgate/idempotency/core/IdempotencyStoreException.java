@@ -6,10 +6,19 @@ package dev.modelgate.idempotency.core;
  */
 public class IdempotencyStoreException extends RuntimeException {
 
+	/**
+	 * A store failure with its cause.
+	 * @param message what was asked of which record
+	 * @param cause the client's failure
+	 */
 	public IdempotencyStoreException(String message, Throwable cause) {
 		super(message, cause);
 	}
 
+	/**
+	 * A store failure without an underlying exception.
+	 * @param message what was asked of which record, and what went wrong
+	 */
 	public IdempotencyStoreException(String message) {
 		super(message);
 	}
@@ -18,6 +27,7 @@ public class IdempotencyStoreException extends RuntimeException {
 	 * The message and, when it says something the message does not, the root cause: for a log line
 	 * such as "begin failed on Redis key ...: RedisConnectionException: Unable to connect to
 	 * 127.0.0.1:6379".
+	 * @return the description
 	 */
 	public String describe() {
 		Throwable root = this;

@@ -13,6 +13,8 @@ public final class IdempotencyStores {
 	 * {@code jdbc} or {@code memory} for the built-in stores, else the lower-case simple class name.
 	 * Looks through the time bound, anonymous subclasses and class-based proxies
 	 * ({@code Foo$$SpringCGLIB$$0}).
+	 * @param store the store, as configured
+	 * @return the kind's name
 	 */
 	public static String typeOf(IdempotencyStore store) {
 		IdempotencyStore target = store;

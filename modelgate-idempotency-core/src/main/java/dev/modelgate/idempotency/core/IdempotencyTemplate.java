@@ -66,16 +66,27 @@ public class IdempotencyTemplate {
 
 	private final DecisionReporter reporter;
 
-	/** A template with {@link Defaults#standard()}. */
+	/**
+	 * A template with {@link Defaults#standard()} and no listeners.
+	 * @param coordinator begins attempts on the store and keeps their leases
+	 */
 	public IdempotencyTemplate(IdempotencyCoordinator coordinator) {
 		this(coordinator, Defaults.standard());
 	}
 
+	/**
+	 * A template with no listeners.
+	 * @param coordinator begins attempts on the store and keeps their leases
+	 * @param defaults for calls that do not say otherwise
+	 */
 	public IdempotencyTemplate(IdempotencyCoordinator coordinator, Defaults defaults) {
 		this(coordinator, defaults, List.of());
 	}
 
 	/**
+	 * A template that reports its decisions.
+	 * @param coordinator begins attempts on the store and keeps their leases
+	 * @param defaults for calls that do not say otherwise
 	 * @param listeners told of every decision, as the web filter tells them: the method of those
 	 * decisions is {@link IdempotencyDecision#OPERATION}, their route the operation's name
 	 */
@@ -86,6 +97,7 @@ public class IdempotencyTemplate {
 		this.reporter = DecisionReporter.of(listeners);
 	}
 
+	/** @return the defaults for calls that do not say otherwise */
 	public Defaults getDefaults() {
 		return this.defaults;
 	}
@@ -93,6 +105,14 @@ public class IdempotencyTemplate {
 	/**
 	 * Runs {@code work} under {@code key} in {@code operation}'s key space, with the defaults and no
 	 * fingerprint; see {@link #execute(IdempotentCall, IdempotentWork)}.
+	 * @param operation the key space, for example {@code "mail.send"}
+	 * @param key the idempotency key, the same on every retry
+	 * @param codec keeps the result for replay
+	 * @param work what runs at most once
+	 * @param <T> the type of the work's result
+	 * @param <E> what the work may throw
+	 * @return the work's result, or the recorded one
+	 * @throws E what the work threw, unchanged
 	 */
 	public <T, E extends Throwable> T execute(String operation, String key, ResultCodec<T> codec,
 			IdempotentWork<T, E> work) throws E {
@@ -101,6 +121,10 @@ public class IdempotencyTemplate {
 
 	/**
 	 * Runs {@code work} at most once for the call's key, or returns what its first run recorded.
+	 * @param call the operation, key, codec and settings
+	 * @param work what runs at most once
+	 * @param <T> the type of the work's result
+	 * @param <E> what the work may throw
 	 * @return the work's result, or the recorded one
 	 * @throws E what the work threw, unchanged
 	 * @throws IdempotencyKeyReusedException when the key was used with another fingerprint
@@ -228,7 +252,7 @@ public class IdempotencyTemplate {
 			Objects.requireNonNull(failurePolicy, "failurePolicy must not be null");
 		}
 
-		/** 24 hours' retention, a 30 second lease, no waiting, {@link FailurePolicy#standard()}. */
+		/** @return 24 hours' retention, a 30 second lease, no waiting, {@link FailurePolicy#standard()} */
 		public static Defaults standard() {
 			return new Defaults(Duration.ofHours(24), Duration.ofSeconds(30), Duration.ZERO, FailurePolicy.standard());
 		}

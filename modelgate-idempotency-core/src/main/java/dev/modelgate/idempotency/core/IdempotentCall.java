@@ -62,6 +62,8 @@ public final class IdempotentCall<T> {
 	 * operation is another call
 	 * @param key the idempotency key, the same on every retry
 	 * @param codec keeps the result for replay
+	 * @param <T> the type of the work's result
+	 * @return the call
 	 */
 	public static <T> IdempotentCall<T> of(String operation, String key, ResultCodec<T> codec) {
 		requireText(operation, "operation");
@@ -74,19 +76,30 @@ public final class IdempotentCall<T> {
 	 * What makes two calls with this key "the same request" (for example the recipient and text of a
 	 * mail). A retry whose fingerprint differs is refused with {@link IdempotencyKeyReusedException}.
 	 * Only its SHA-256 is stored.
+	 * @param fingerprint what identifies the request, in any stable form
+	 * @return a copy of this call with the fingerprint
 	 */
 	public IdempotentCall<T> withFingerprint(String fingerprint) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, fingerprint, this.ttl, this.leaseTtl,
 				this.waitTimeout, this.failurePolicy, this.reconciler);
 	}
 
-	/** How long the outcome is kept for replay. */
+	/**
+	 * How long the outcome is kept for replay.
+	 * @param ttl the retention
+	 * @return a copy of this call with the retention
+	 */
 	public IdempotentCall<T> withTtl(Duration ttl) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, positive(ttl, "ttl"),
 				this.leaseTtl, this.waitTimeout, this.failurePolicy, this.reconciler);
 	}
 
-	/** How long the attempt holds the key without a heartbeat (renewed every third of it while the work runs). */
+	/**
+	 * How long the attempt holds the key without a heartbeat (renewed every third of it while the
+	 * work runs).
+	 * @param leaseTtl the lease
+	 * @return a copy of this call with the lease
+	 */
 	public IdempotentCall<T> withLeaseTtl(Duration leaseTtl) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl,
 				positive(leaseTtl, "leaseTtl"), this.waitTimeout, this.failurePolicy, this.reconciler);
@@ -95,6 +108,8 @@ public final class IdempotentCall<T> {
 	/**
 	 * How long to wait for a running duplicate to finish and replay its outcome; zero (the default)
 	 * answers {@link IdempotencyInProgressException} at once.
+	 * @param waitTimeout the longest wait
+	 * @return a copy of this call with the wait
 	 */
 	public IdempotentCall<T> withWaitTimeout(Duration waitTimeout) {
 		Objects.requireNonNull(waitTimeout, "waitTimeout must not be null");
@@ -105,7 +120,11 @@ public final class IdempotentCall<T> {
 				waitTimeout, this.failurePolicy, this.reconciler);
 	}
 
-	/** Which failures are retryable, recorded or unknown. */
+	/**
+	 * Which failures are retryable, recorded or unknown.
+	 * @param failurePolicy the policy
+	 * @return a copy of this call with the policy
+	 */
 	public IdempotentCall<T> withFailurePolicy(FailurePolicy failurePolicy) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl, this.leaseTtl,
 				this.waitTimeout, Objects.requireNonNull(failurePolicy, "failurePolicy must not be null"),
@@ -115,41 +134,45 @@ public final class IdempotentCall<T> {
 	/**
 	 * How a retry finds out whether work recorded as unknown took effect. Without one, a retry after an
 	 * unknown outcome gets {@link OutcomeUnknownException} and the work does not run again.
+	 * @param reconciler looks the effect up downstream
+	 * @return a copy of this call with the reconciler
 	 */
 	public IdempotentCall<T> withReconciler(Reconciler<T> reconciler) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl, this.leaseTtl,
 				this.waitTimeout, this.failurePolicy, Objects.requireNonNull(reconciler, "reconciler must not be null"));
 	}
 
+	/** @return the key space */
 	public String operation() {
 		return this.operation;
 	}
 
+	/** @return how the result is kept */
 	public ResultCodec<T> codec() {
 		return this.codec;
 	}
 
-	/** The reconciler, or {@code null}. */
+	/** @return the reconciler, or {@code null} */
 	public Reconciler<T> reconciler() {
 		return this.reconciler;
 	}
 
-	/** The ttl, or {@code null} for the template's default. */
+	/** @return the ttl, or {@code null} for the template's default */
 	public Duration ttl() {
 		return this.ttl;
 	}
 
-	/** The lease ttl, or {@code null} for the template's default. */
+	/** @return the lease ttl, or {@code null} for the template's default */
 	public Duration leaseTtl() {
 		return this.leaseTtl;
 	}
 
-	/** The wait timeout, or {@code null} for the template's default. */
+	/** @return the wait timeout, or {@code null} for the template's default */
 	public Duration waitTimeout() {
 		return this.waitTimeout;
 	}
 
-	/** The failure policy, or {@code null} for the template's default. */
+	/** @return the failure policy, or {@code null} for the template's default */
 	public FailurePolicy failurePolicy() {
 		return this.failurePolicy;
 	}

@@ -10,6 +10,11 @@ package dev.modelgate.idempotency.core;
 @FunctionalInterface
 public interface IdempotentWork<T, E extends Throwable> {
 
+	/**
+	 * Does the work.
+	 * @return the result to record and return
+	 * @throws E what the work failed with
+	 */
 	T run() throws E;
 
 }

@@ -56,6 +56,10 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		this(Clock.systemUTC());
 	}
 
+	/**
+	 * A store with {@link #DEFAULT_MAX_ENTRIES} and {@link #DEFAULT_MAX_BYTES}.
+	 * @param clock the store's clock
+	 */
 	public InMemoryIdempotencyStore(Clock clock) {
 		this(clock, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_BYTES);
 	}
@@ -156,18 +160,18 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		return Duration.ZERO;
 	}
 
-	/** Number of live records, for tests and diagnostics. */
+	/** {@return the number of live records, for tests and diagnostics} */
 	public synchronized int size() {
 		Instant now = this.clock.instant();
 		return (int) this.records.values().stream().filter((entry) -> !entry.isExpired(now)).count();
 	}
 
-	/** Bytes of stored outcomes currently kept, expired records included until they are swept. */
+	/** {@return the bytes of stored outcomes kept now, expired records included until they are swept} */
 	public synchronized long storedBytes() {
 		return this.bytes;
 	}
 
-	/** How many completed records were evicted before their expiry to make room. */
+	/** {@return how many completed records were evicted before their expiry to make room} */
 	public synchronized long evictions() {
 		return this.evictions;
 	}

@@ -85,16 +85,20 @@ public final class Lease {
 		stopHeartbeat();
 	}
 
-	/** Whether a renewal found that this attempt no longer holds the record. */
+	/** {@return whether a renewal found that this attempt no longer holds the record} */
 	public boolean isLost() {
 		return this.lost;
 	}
 
+	/** {@return the hashed scope the lease holds} */
 	public String scope() {
 		return this.scope;
 	}
 
-	/** Binds this lease as the current thread's attempt (see {@link IdempotencyContext}). */
+	/**
+	 * Binds this lease as the current thread's attempt (see {@link IdempotencyContext}).
+	 * @return closes the binding and restores the previous one
+	 */
 	public IdempotencyContext.Binding bindToCurrentThread() {
 		return IdempotencyContext.bind(new IdempotencyContext.Held(this.scope, this.token));
 	}

@@ -13,10 +13,19 @@ package dev.modelgate.idempotency.core;
  */
 public class OutcomeUnknownException extends RuntimeException {
 
+	/**
+	 * An unknown outcome.
+	 * @param message what happened
+	 */
 	public OutcomeUnknownException(String message) {
 		super(message);
 	}
 
+	/**
+	 * An unknown outcome with its cause.
+	 * @param message what happened
+	 * @param cause the failure that left the outcome unknown
+	 */
 	public OutcomeUnknownException(String message, Throwable cause) {
 		super(message, cause);
 	}

@@ -6,7 +6,7 @@ package dev.modelgate.idempotency.core;
  * runs instead of the work, and the template trusts its answer.
  *
  * @param <T> the type of the work's result
- * @see IdempotentCall#reconcileWith(Reconciler)
+ * @see IdempotentCall#withReconciler(Reconciler)
  */
 @FunctionalInterface
 public interface Reconciler<T> {

@@ -8,22 +8,29 @@ package dev.modelgate.idempotency.core;
  */
 public class RecordedFailureException extends RuntimeException {
 
+	/** The fully qualified class name of the exception the first run threw. */
 	private final String failureType;
 
+	/** The message of the exception the first run threw, or {@code null}. */
 	private final String failureMessage;
 
+	/**
+	 * A recorded failure, as read back from the store.
+	 * @param failureType the fully qualified class name of the exception the first run threw
+	 * @param failureMessage its message, or {@code null}
+	 */
 	public RecordedFailureException(String failureType, String failureMessage) {
 		super(failureType + ((failureMessage != null) ? ": " + failureMessage : ""));
 		this.failureType = failureType;
 		this.failureMessage = failureMessage;
 	}
 
-	/** The fully qualified class name of the exception the first run threw. */
+	/** {@return the fully qualified class name of the exception the first run threw} */
 	public String getFailureType() {
 		return this.failureType;
 	}
 
-	/** The message of the exception the first run threw, or {@code null}. */
+	/** {@return the message of the exception the first run threw, or {@code null}} */
 	public String getFailureMessage() {
 		return this.failureMessage;
 	}

@@ -25,12 +25,12 @@ public interface ResultCodec<T> {
 	 */
 	T decode(byte[] bytes);
 
-	/** Keeps the bytes as they are. */
+	/** {@return a codec that keeps the bytes as they are} */
 	static ResultCodec<byte[]> bytes() {
 		return SimpleResultCodecs.BYTES;
 	}
 
-	/** Keeps a string as UTF-8. */
+	/** {@return a codec that keeps a string as UTF-8} */
 	static ResultCodec<String> utf8() {
 		return SimpleResultCodecs.UTF8;
 	}
@@ -38,6 +38,8 @@ public interface ResultCodec<T> {
 	/**
 	 * For work without a result ({@code Void}, or a result not worth keeping): records that the work
 	 * completed and replays {@code null}.
+	 * @param <T> the type of the result
+	 * @return the codec
 	 */
 	@SuppressWarnings("unchecked")
 	static <T> ResultCodec<T> none() {

@@ -44,7 +44,7 @@ public final class Settlement {
 		this.ttl = ttl;
 	}
 
-	/** The hashed scope of the attempt. */
+	/** {@return the hashed scope of the attempt} */
 	public String scope() {
 		return this.lease.scope();
 	}
@@ -52,6 +52,7 @@ public final class Settlement {
 	/**
 	 * Records the outcome for replay, or, with {@code null}, that the work ran but its result is not
 	 * kept (retries are told so instead of running it again).
+	 * @param outcome the outcome, or {@code null}
 	 * @return whether it was recorded
 	 */
 	public boolean record(@Nullable StoredOutcome outcome) {

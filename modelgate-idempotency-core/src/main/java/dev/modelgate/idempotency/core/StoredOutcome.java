@@ -23,12 +23,15 @@ public record StoredOutcome(Kind kind, byte[] payload) {
 		Objects.requireNonNull(payload, "payload must not be null");
 	}
 
-	/** An outcome of {@code kind} with no bytes. */
+	/**
+	 * {@return an outcome of {@code kind} with no bytes}
+	 * @param kind what the outcome is
+	 */
 	public static StoredOutcome empty(Kind kind) {
 		return new StoredOutcome(kind, EMPTY);
 	}
 
-	/** The size of the payload in bytes. */
+	/** {@return the size of the payload in bytes} */
 	public int size() {
 		return this.payload.length;
 	}
@@ -76,13 +79,15 @@ public record StoredOutcome(Kind kind, byte[] payload) {
 			this.code = code;
 		}
 
-		/** The code the stores write, such as {@code response}. */
+		/** {@return the code the stores write, such as {@code response}} */
 		public String code() {
 			return this.code;
 		}
 
 		/**
 		 * The kind written as {@code code}.
+		 * @param code the code a store read
+		 * @return the kind
 		 * @throws IdempotencyStoreException when no kind has that code (a record written by something
 		 * else, or by a newer version that added a kind)
 		 */

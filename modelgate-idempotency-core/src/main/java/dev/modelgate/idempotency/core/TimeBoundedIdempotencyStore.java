@@ -25,6 +25,12 @@ public class TimeBoundedIdempotencyStore implements IdempotencyStore {
 
 	private final long timeoutNanos;
 
+	/**
+	 * A store whose calls give up after {@code timeout}.
+	 * @param delegate the store that answers
+	 * @param executor runs each call of the delegate
+	 * @param timeout how long the caller waits for each call
+	 */
 	public TimeBoundedIdempotencyStore(IdempotencyStore delegate, ExecutorService executor, Duration timeout) {
 		this.delegate = delegate;
 		this.executor = executor;
@@ -61,6 +67,7 @@ public class TimeBoundedIdempotencyStore implements IdempotencyStore {
 		return call("delete", () -> this.delegate.delete(scope));
 	}
 
+	/** {@return the store that answers} */
 	public IdempotencyStore getDelegate() {
 		return this.delegate;
 	}

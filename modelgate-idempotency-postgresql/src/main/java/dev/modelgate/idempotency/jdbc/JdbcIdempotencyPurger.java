@@ -27,6 +27,11 @@ public class JdbcIdempotencyPurger implements SmartLifecycle {
 
 	private volatile ScheduledExecutorService scheduler;
 
+	/**
+	 * A purger that has not started yet.
+	 * @param store the store whose expired records are deleted
+	 * @param interval how often they are deleted
+	 */
 	public JdbcIdempotencyPurger(JdbcIdempotencyStore store, Duration interval) {
 		if (interval.isNegative() || interval.isZero()) {
 			throw new IllegalArgumentException("The purge interval must be positive, was " + interval);

@@ -28,6 +28,8 @@ public final class JdbcIdempotencySchema {
 
 	/**
 	 * The script for {@code tableName}.
+	 * @param tableName the table, optionally schema-qualified
+	 * @return the SQL script
 	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
 	 */
 	public static String script(String tableName) {
@@ -51,6 +53,8 @@ public final class JdbcIdempotencySchema {
 	 * PostgreSQL lets two concurrent {@code CREATE TABLE IF NOT EXISTS} both try to create, and the loser
 	 * fails on a catalog unique index instead of finding the table. DDL is transactional in PostgreSQL,
 	 * so the next instance gets the lock once the table exists, and its script finds everything there.
+	 * @param dataSource the PostgreSQL database
+	 * @param tableName the table, optionally schema-qualified
 	 */
 	public static void create(DataSource dataSource, String tableName) {
 		String script = script(tableName);

@@ -177,6 +177,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 * to run inside the business transaction, just before it commits, so that the mark and the effects
 	 * commit together or not at all. Marking a record that is already applied by the same holder is
 	 * allowed, so several transactions of one attempt can each call it.
+	 * @param scope the scope hash
+	 * @param token the token the holder began with
 	 * @throws LeaseLostException when the record is gone or held by another token, so that the
 	 * business transaction rolls back instead of committing a second effect
 	 * @throws IdempotencyStoreException when the database cannot be asked
@@ -192,6 +194,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	/**
 	 * Deletes records past their expiry, {@code batchSize} rows per statement so that no statement
 	 * holds many row locks for long, until none is left.
+	 * @param batchSize the most rows one statement deletes
 	 * @return how many rows were deleted
 	 * @throws IdempotencyStoreException when the database cannot be asked
 	 */
@@ -211,7 +214,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		});
 	}
 
-	/** The database the records live in, to recognise business transactions on the same one. */
+	/** {@return the database the records live in, to recognise business transactions on the same one} */
 	public DataSource getDataSource() {
 		return this.jdbcTemplate.getDataSource();
 	}

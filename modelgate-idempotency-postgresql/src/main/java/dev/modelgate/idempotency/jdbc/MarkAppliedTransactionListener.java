@@ -26,6 +26,7 @@ public class MarkAppliedTransactionListener implements TransactionExecutionListe
 
 	private final JdbcIdempotencyStore store;
 
+	/** @param store the store whose records the transactions mark */
 	public MarkAppliedTransactionListener(JdbcIdempotencyStore store) {
 		this.store = store;
 	}

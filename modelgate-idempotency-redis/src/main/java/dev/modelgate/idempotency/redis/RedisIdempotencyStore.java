@@ -34,7 +34,8 @@ import dev.modelgate.idempotency.core.StoredOutcome;
  */
 public class RedisIdempotencyStore implements IdempotencyStore {
 
-	private static final String SCRIPT_LOCATION = "META-INF/modelgate/scripts/";
+	/** Where the Lua scripts are on the class path. */
+	static final String SCRIPT_LOCATION = "META-INF/modelgate/scripts/";
 
 	private final RedisTemplate<byte[], byte[]> redis;
 

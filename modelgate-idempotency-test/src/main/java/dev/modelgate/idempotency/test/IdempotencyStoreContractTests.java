@@ -31,14 +31,17 @@ import static org.assertj.core.api.Assertions.within;
  */
 public abstract class IdempotencyStoreContractTests {
 
+	/** A lease or retention that does not run out during a test. */
 	protected static final Duration LONG = Duration.ofMinutes(5);
 
+	/** A lease that a test waits out. */
 	protected static final Duration SHORT_LEASE = Duration.ofMillis(300);
 
 	private IdempotencyStore store;
 
 	private String scope;
 
+	/** {@return a store on an empty key space, called before each test} */
 	protected abstract IdempotencyStore createStore();
 
 	@BeforeEach
@@ -47,20 +50,23 @@ public abstract class IdempotencyStoreContractTests {
 		this.scope = scopeHash();
 	}
 
+	/** {@return the store under test} */
 	protected IdempotencyStore store() {
 		return this.store;
 	}
 
+	/** {@return a fresh random scope hash} */
 	protected static String scopeHash() {
 		// Two random UUIDs give the 64 hex digits of a SHA-256 scope hash.
 		return (UUID.randomUUID().toString() + UUID.randomUUID()).replace("-", "");
 	}
 
+	/** {@return a fresh random token} */
 	protected static String token() {
 		return UUID.randomUUID().toString().replace("-", "");
 	}
 
-	/** An outcome whose bytes are no valid UTF-8, with CR LF and NUL in them: kept byte for byte. */
+	/** {@return an outcome whose bytes are no valid UTF-8, with CR LF and NUL in them: kept byte for byte} */
 	protected static StoredOutcome binaryOutcome() {
 		byte[] payload = new byte[] { 0, (byte) 0xFF, (byte) 0xC3, 0x28, '\r', '\n', 0x7F, (byte) 0x80 };
 		return new StoredOutcome(StoredOutcome.Kind.RESPONSE, payload);
@@ -210,7 +216,13 @@ public abstract class IdempotencyStoreContractTests {
 		assertOneAcquiresAndTheRestSeeItInProgress(raceBegins(this.scope, 24));
 	}
 
-	/** Starts {@code threads} begins on one scope at the same moment and returns their outcomes. */
+	/**
+	 * Starts {@code threads} begins on one scope at the same moment and returns their outcomes.
+	 * @param scope the scope every thread begins
+	 * @param threads how many threads race
+	 * @return what each begin answered
+	 * @throws Exception when a thread fails or the race does not finish in time
+	 */
 	protected List<Outcome> raceBegins(String scope, int threads) throws Exception {
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
 		try {
@@ -234,6 +246,10 @@ public abstract class IdempotencyStoreContractTests {
 		}
 	}
 
+	/**
+	 * Asserts that exactly one begin of a race acquired and the others found it in progress.
+	 * @param results what each begin answered
+	 */
 	protected static void assertOneAcquiresAndTheRestSeeItInProgress(List<Outcome> results) {
 		assertThat(results).filteredOn((o) -> o == Outcome.ACQUIRED).hasSize(1);
 		assertThat(results).filteredOn((o) -> o == Outcome.IN_PROGRESS).hasSize(results.size() - 1);

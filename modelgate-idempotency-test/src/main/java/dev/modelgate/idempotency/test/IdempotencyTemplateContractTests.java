@@ -58,6 +58,7 @@ public abstract class IdempotencyTemplateContractTests {
 
 	private final AtomicInteger reconciliations = new AtomicInteger();
 
+	/** {@return a store on an empty key space, called before each test} */
 	protected abstract IdempotencyStore createStore();
 
 	@BeforeEach

@@ -35,6 +35,7 @@ public final class PostgresTestServer {
 	/**
 	 * A pooled DataSource shared by all tests of the run. It is not {@link AutoCloseable}, so an
 	 * application context that is given it as a bean cannot close it under the other tests.
+	 * @return the shared DataSource
 	 */
 	public static synchronized DataSource dataSource() {
 		if (dataSource == null) {
@@ -45,6 +46,7 @@ public final class PostgresTestServer {
 		return dataSource;
 	}
 
+	/** {@return a JdbcTemplate on the shared DataSource} */
 	public static JdbcTemplate jdbcTemplate() {
 		return new JdbcTemplate(dataSource());
 	}
@@ -52,6 +54,8 @@ public final class PostgresTestServer {
 	/**
 	 * Drops {@code tableName} and creates it again with {@code schema}, the store's script for it (such
 	 * as {@code JdbcIdempotencySchema.script(tableName)}), as start-up would.
+	 * @param tableName the table
+	 * @param schema the SQL script that creates it
 	 */
 	public static void recreateTable(String tableName, String schema) {
 		jdbcTemplate().execute("DROP TABLE IF EXISTS " + tableName);
@@ -59,7 +63,10 @@ public final class PostgresTestServer {
 			.execute(dataSource());
 	}
 
-	/** Whether {@code tableName} exists. */
+	/**
+	 * {@return whether {@code tableName} exists}
+	 * @param tableName the table
+	 */
 	public static boolean tableExists(String tableName) {
 		return Boolean.TRUE.equals(
 				jdbcTemplate().queryForObject("SELECT to_regclass(?) IS NOT NULL", Boolean.class, tableName));

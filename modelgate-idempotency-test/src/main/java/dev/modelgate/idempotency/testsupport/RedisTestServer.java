@@ -32,20 +32,25 @@ public final class RedisTestServer {
 	private RedisTestServer() {
 	}
 
+	/** {@return the test server's host} */
 	public static String host() {
 		return endpoint().host();
 	}
 
+	/** {@return the test server's port} */
 	public static int port() {
 		return endpoint().port();
 	}
 
-	/** A started connection factory for the test server; the caller destroys it. */
+	/** {@return a started connection factory for the test server; the caller destroys it} */
 	public static LettuceConnectionFactory connectionFactory() {
 		return connectionFactory(LettuceClientConfiguration.defaultConfiguration());
 	}
 
-	/** A started connection factory for the test server with the given client settings. */
+	/**
+	 * {@return a started connection factory for the test server with the given client settings}
+	 * @param clientConfiguration the client settings
+	 */
 	public static LettuceConnectionFactory connectionFactory(LettuceClientConfiguration clientConfiguration) {
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration(host(), port()), clientConfiguration);

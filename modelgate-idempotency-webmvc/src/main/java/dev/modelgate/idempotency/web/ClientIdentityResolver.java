@@ -13,6 +13,8 @@ import org.jspecify.annotations.Nullable;
 public interface ClientIdentityResolver {
 
 	/**
+	 * Names who sent a keyed request.
+	 * @param request the keyed request
 	 * @return the identity, or {@code null} when the request has none although one is required: the
 	 * filter then refuses a keyed request (400 {@code idempotency_client_unidentified}) rather than
 	 * putting it into a scope it would share with other unidentified clients

@@ -62,6 +62,8 @@ public class DefaultClientIdentityResolver implements ClientIdentityResolver {
 	/**
 	 * The identity this resolver gives a request whose authenticated principal has {@code name}, so
 	 * that tools (the Actuator endpoint) can find a client's records the way the filter does.
+	 * @param name the principal's name
+	 * @return the client identity
 	 */
 	public static String principalIdentity(String name) {
 		return "principal:" + name;
@@ -70,6 +72,8 @@ public class DefaultClientIdentityResolver implements ClientIdentityResolver {
 	/**
 	 * The identity this resolver gives an unauthenticated request whose identity header has
 	 * {@code value}: only its SHA-256 takes part, so the value itself is never kept.
+	 * @param value the identity header's value
+	 * @return the client identity
 	 */
 	public static String headerIdentity(String value) {
 		return "header:" + sha256(value);

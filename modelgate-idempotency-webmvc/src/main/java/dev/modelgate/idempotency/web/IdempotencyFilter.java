@@ -89,6 +89,16 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	private volatile String alreadyFilteredAttributeName;
 
+	/**
+	 * A filter with no listeners and the default order.
+	 * @param handlerResolver finds the {@code @Idempotent} handler of a request
+	 * @param coordinator begins attempts on the store and keeps their leases
+	 * @param identityResolver names the client of a request
+	 * @param responsePolicy decides which responses are recorded and which release the key
+	 * @param problemRenderer writes refusals
+	 * @param replayHeaders which recorded headers are replayed
+	 * @param settings the global settings
+	 */
 	public IdempotencyFilter(IdempotentHandlerResolver handlerResolver, IdempotencyCoordinator coordinator,
 			ClientIdentityResolver identityResolver, ResponsePolicy responsePolicy,
 			IdempotencyProblemRenderer problemRenderer, ReplayHeaders replayHeaders, Settings settings) {
@@ -108,11 +118,15 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		return this.order;
 	}
 
+	/** @param order the filter's order; {@link #DEFAULT_ORDER} unless set */
 	public void setOrder(int order) {
 		this.order = order;
 	}
 
-	/** Listeners told of every decision (metrics, audit), called in order. */
+	/**
+	 * Listeners told of every decision (metrics, audit), called in order.
+	 * @param listeners the listeners
+	 */
 	public void setListeners(List<? extends IdempotencyListener> listeners) {
 		this.reporter = DecisionReporter.of(listeners);
 	}
@@ -323,6 +337,12 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		/**
 		 * Settings that mark replays with {@value IdempotencyFilter#REPLAYED_HEADER}, Stripe's name, and
 		 * identify clients by {@code Authorization}.
+		 * @param headerName the key header
+		 * @param keyMaxLength the longest key accepted
+		 * @param maxRequestBytes the largest body buffered for a keyed request
+		 * @param maxResponseBytes the largest body stored for replay
+		 * @param retryAfter the Retry-After hint on 409 and 503
+		 * @param mismatchStatus the status for a key reused with another request
 		 */
 		public Settings(String headerName, int keyMaxLength, long maxRequestBytes, long maxResponseBytes,
 				Duration retryAfter, int mismatchStatus) {

@@ -17,15 +17,27 @@ public record IdempotencyProblem(int status, String code, String title, String d
 	/** Base of every problem {@code type} URI. */
 	public static final String TYPE_BASE = "https://modelgate.dev/problems/";
 
+	/**
+	 * {@return 400 {@code idempotency_key_invalid}}
+	 * @param detail what is wrong with the key, safe to show the client
+	 */
 	public static IdempotencyProblem keyInvalid(String detail) {
 		return new IdempotencyProblem(400, "idempotency_key_invalid", "Invalid idempotency key", detail, null);
 	}
 
+	/**
+	 * {@return 400 {@code idempotency_key_missing}}
+	 * @param headerName the header that carries the key
+	 */
 	public static IdempotencyProblem keyMissing(String headerName) {
 		return new IdempotencyProblem(400, "idempotency_key_missing", "Idempotency key required",
 				"This endpoint requires an " + headerName + " header.", null);
 	}
 
+	/**
+	 * {@return 400 {@code idempotency_client_unidentified}}
+	 * @param identityHeader the header that identifies unauthenticated clients
+	 */
 	public static IdempotencyProblem clientUnidentified(String identityHeader) {
 		return new IdempotencyProblem(400, "idempotency_client_unidentified", "Client not identified",
 				"A request with an idempotency key must identify its client (an authenticated principal or the "
@@ -33,28 +45,45 @@ public record IdempotencyProblem(int status, String code, String title, String d
 				null);
 	}
 
+	/**
+	 * {@return 413 {@code idempotency_request_too_large}}
+	 * @param maxBytes the largest body accepted
+	 */
 	public static IdempotencyProblem requestTooLarge(long maxBytes) {
 		return new IdempotencyProblem(413, "idempotency_request_too_large", "Request too large",
 				"A request with an idempotency key may have a body of at most " + maxBytes + " bytes.", null);
 	}
 
+	/**
+	 * {@return 400 {@code idempotency_request_unreadable}}
+	 * @param reason why the body could not be read, safe to show the client
+	 */
 	public static IdempotencyProblem requestUnreadable(String reason) {
 		return new IdempotencyProblem(400, "idempotency_request_unreadable", "Request unreadable",
 				"The request body could not be read to fingerprint it (" + reason + ").", null);
 	}
 
+	/**
+	 * {@return {@code idempotency_key_reused}}
+	 * @param status the status to answer, 422 unless configured otherwise
+	 */
 	public static IdempotencyProblem keyReused(int status) {
 		return new IdempotencyProblem(status, "idempotency_key_reused", "Idempotency key reused",
 				"This idempotency key was already used with a different request. Use a new key for a new request.",
 				null);
 	}
 
+	/**
+	 * {@return 409 {@code idempotency_request_in_progress}}
+	 * @param retryAfter when to look again
+	 */
 	public static IdempotencyProblem inProgress(Duration retryAfter) {
 		return new IdempotencyProblem(409, "idempotency_request_in_progress", "Request in progress",
 				"A request with this idempotency key is still being processed. Retry later with the same key.",
 				retryAfter);
 	}
 
+	/** {@return 410 {@code idempotency_result_unavailable}} */
 	public static IdempotencyProblem resultUnavailable() {
 		return new IdempotencyProblem(410, "idempotency_result_unavailable", "Result unavailable",
 				"The operation for this idempotency key was carried out, but its result was not kept. "
@@ -62,13 +91,17 @@ public record IdempotencyProblem(int status, String code, String title, String d
 				null);
 	}
 
+	/**
+	 * {@return 503 {@code idempotency_store_unavailable}}
+	 * @param retryAfter when to look again
+	 */
 	public static IdempotencyProblem storeUnavailable(Duration retryAfter) {
 		return new IdempotencyProblem(503, "idempotency_store_unavailable", "Idempotency store unavailable",
 				"The request was not processed because idempotency could not be guaranteed. Retry later with the same key.",
 				retryAfter);
 	}
 
-	/** The RFC 9457 {@code type}: the base URI and the code with dashes. */
+	/** {@return the RFC 9457 {@code type}: the base URI and the code with dashes} */
 	public String type() {
 		return TYPE_BASE + this.code.replace('_', '-');
 	}

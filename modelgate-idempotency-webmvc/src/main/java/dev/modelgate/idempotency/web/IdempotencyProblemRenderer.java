@@ -13,6 +13,13 @@ import jakarta.servlet.http.HttpServletResponse;
 @FunctionalInterface
 public interface IdempotencyProblemRenderer {
 
+	/**
+	 * Writes the problem's body.
+	 * @param problem what went wrong with the keyed request
+	 * @param request the request
+	 * @param response the response, its status and headers set
+	 * @throws IOException when the body cannot be written
+	 */
 	void render(IdempotencyProblem problem, HttpServletRequest request, HttpServletResponse response)
 			throws IOException;
 

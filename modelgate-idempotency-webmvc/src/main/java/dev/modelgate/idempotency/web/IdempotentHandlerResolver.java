@@ -142,12 +142,12 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 		return info.getPathPatternsCondition() != null && !paths.isEmpty() && paths.equals(info.getPatternValues());
 	}
 
-	/** Whether any handler is annotated at all. */
+	/** {@return whether any handler is annotated at all} */
 	public boolean hasIdempotentHandlers() {
 		return !this.candidates.isEmpty();
 	}
 
-	/** Whether any annotated handler refuses requests without a key ({@code required = true}). */
+	/** {@return whether any annotated handler refuses requests without a key ({@code required = true})} */
 	public boolean hasKeyRequiredHandlers() {
 		return this.keyRequired;
 	}
@@ -155,6 +155,7 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 	/**
 	 * Whether the request could be bound for an {@code @Idempotent} handler, told from its method and
 	 * raw path alone and without allocating, so that a filter can let every other request go at once.
+	 * @param request the incoming request
 	 * @return {@code false} when it certainly is not; {@code true} when {@link #resolve} has to decide
 	 */
 	public boolean mayResolve(HttpServletRequest request) {
@@ -180,8 +181,11 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 	}
 
 	/**
+	 * Finds the handler the request is bound for, as the dispatcher will.
+	 * @param request the incoming request
 	 * @return the endpoint the request is bound for, or {@code null} when its handler is not
 	 * {@code @Idempotent}
+	 * @throws Exception when the handler mappings fail to look the request up
 	 */
 	public IdempotentEndpoint resolve(HttpServletRequest request) throws Exception {
 		if (this.candidates.isEmpty()) {
@@ -270,7 +274,12 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 			}
 		}
 
-		/** Defaults under which a duplicate is rejected unless its endpoint says {@code WAIT}. */
+		/**
+		 * Defaults under which a duplicate is rejected unless its endpoint says {@code WAIT}.
+		 * @param ttl how long completed responses are kept
+		 * @param leaseTtl how long a lease lasts between heartbeats
+		 * @param waitTimeout how long a duplicate waits when its endpoint waits
+		 */
 		public Defaults(Duration ttl, Duration leaseTtl, Duration waitTimeout) {
 			this(ttl, leaseTtl, waitTimeout, Idempotent.InProgress.REJECT);
 		}

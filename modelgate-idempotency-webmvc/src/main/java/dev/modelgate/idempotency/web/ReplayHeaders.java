@@ -20,6 +20,7 @@ public final class ReplayHeaders {
 
 	private final Set<String> allowed = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
 
+	/** @param additional headers replayed besides the built-in allowlist; the never-replayed ones stay out */
 	public ReplayHeaders(Collection<String> additional) {
 		this.allowed.addAll(DEFAULTS);
 		this.allowed.addAll(additional);
@@ -28,6 +29,10 @@ public final class ReplayHeaders {
 		this.allowed.removeAll(never);
 	}
 
+	/**
+	 * {@return whether a recorded response's header is replayed}
+	 * @param headerName the header, in any case
+	 */
 	public boolean isReplayed(String headerName) {
 		return this.allowed.contains(headerName);
 	}

@@ -17,6 +17,13 @@ public class StatusResponsePolicy implements ResponsePolicy {
 
 	private final boolean recordServerErrors;
 
+	/**
+	 * A policy that records every response except the listed statuses and, unless
+	 * {@code recordServerErrors}, server errors.
+	 * @param releaseStatuses statuses that release the key; a listed 5xx is released even when server
+	 * errors are recorded
+	 * @param recordServerErrors whether 5xx responses are recorded instead of released
+	 */
 	public StatusResponsePolicy(Set<Integer> releaseStatuses, boolean recordServerErrors) {
 		this.releaseStatuses = Set.copyOf(releaseStatuses);
 		this.recordServerErrors = recordServerErrors;

@@ -139,6 +139,8 @@ public final class SampleApp implements AutoCloseable {
 
 		private final List<String> arguments = new ArrayList<>();
 
+		private final List<String> jvmOptions = new ArrayList<>();
+
 		private final Map<String, String> environment = new HashMap<>();
 
 		private Builder(String scenario, String name) {
@@ -162,6 +164,15 @@ public final class SampleApp implements AutoCloseable {
 			return this;
 		}
 
+		/**
+		 * Runs the ahead-of-time processed application ({@code -Dspring.aot.enabled=true}): the bean
+		 * definitions generated at build time, with the configuration the build saw.
+		 */
+		public Builder aot() {
+			this.jvmOptions.add("-Dspring.aot.enabled=true");
+			return this;
+		}
+
 		/** Lets requests pause at the fault points (see {@code dev.modelgate.sample.faults}). */
 		public Builder faults() {
 			return property("modelgate.sample.faults.enabled", "true");
@@ -174,8 +185,9 @@ public final class SampleApp implements AutoCloseable {
 		private SampleApp launch() {
 			int port = Ports.free();
 			List<String> command = new ArrayList<>(List.of(Binaries.java(), "-Xmx384m", "-XX:+UseSerialGC",
-					"-XX:TieredStopAtLevel=1", "-Xss512k", "-jar", jar().toString(), "--server.port=" + port,
-					"--spring.main.banner-mode=off"));
+					"-XX:TieredStopAtLevel=1", "-Xss512k"));
+			command.addAll(this.jvmOptions);
+			command.addAll(List.of("-jar", jar().toString(), "--server.port=" + port, "--spring.main.banner-mode=off"));
 			command.addAll(this.arguments);
 			ManagedProcess process = ManagedProcess.start(this.name, command, this.environment,
 					WorkDirectories.log(this.scenario, this.name));
