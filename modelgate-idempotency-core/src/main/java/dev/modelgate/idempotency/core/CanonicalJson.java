@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Reads a request body as one strict JSON value (RFC 8259), with only the JDK.
  *
@@ -45,18 +47,56 @@ final class CanonicalJson {
 
 	private static final NotJson NOT_JSON = new NotJson();
 
-	private final char[] text;
+	/** The decoded text of a UTF-16 or UTF-32 body, or {@code null} for UTF-8. */
+	private final char @Nullable [] text;
+
+	/** A UTF-8 body, read in place (each byte one char, decoded only inside strings), or {@code null}. */
+	private final byte @Nullable [] bytes;
 
 	/** Whether each char of the text is one byte of UTF-8, decoded only inside strings. */
 	private final boolean utf8;
+
+	/** Where the text ends: positions run from where it starts to here. */
+	private final int end;
 
 	private int position;
 
 	private int depth;
 
-	private CanonicalJson(char[] text, boolean utf8) {
+	private CanonicalJson(char[] text) {
 		this.text = text;
-		this.utf8 = utf8;
+		this.bytes = null;
+		this.utf8 = false;
+		this.end = text.length;
+	}
+
+	private CanonicalJson(byte[] bytes, int start, int end) {
+		this.text = null;
+		this.bytes = bytes;
+		this.utf8 = true;
+		this.position = start;
+		this.end = end;
+	}
+
+	/** The char at {@code index}: a UTF-8 byte widened, or a decoded char. */
+	private char at(int index) {
+		return (this.bytes != null) ? (char) (this.bytes[index] & 0xFF) : this.text[index];
+	}
+
+	/** The chars from {@code start}, {@code length} of them, as a string. */
+	private String string(int start, int length) {
+		return (this.bytes != null) ? new String(this.bytes, start, length, StandardCharsets.ISO_8859_1)
+				: new String(this.text, start, length);
+	}
+
+	private StringBuilder append(StringBuilder target, int start, int length) {
+		if (this.bytes != null) {
+			for (int i = start; i < start + length; i++) {
+				target.append((char) (this.bytes[i] & 0xFF));
+			}
+			return target;
+		}
+		return target.append(this.text, start, length);
 	}
 
 	/**
@@ -121,17 +161,14 @@ final class CanonicalJson {
 
 	private static CanonicalJson utf8(byte[] buffer, int start, int end) {
 		// Jackson decodes UTF-8 only inside strings, by rules of its own, and outside them any
-		// non-ASCII byte is an error; widening each byte to a char keeps one parser for every encoding.
-		char[] text = new char[end - start];
-		for (int i = 0; i < text.length; i++) {
-			text[i] = (char) (buffer[start + i] & 0xFF);
-		}
-		return new CanonicalJson(text, true);
+		// non-ASCII byte is an error; reading each byte as a char keeps one parser for every encoding,
+		// and reading the buffer in place keeps a large body from being copied into twice its size.
+		return new CanonicalJson(buffer, start, end);
 	}
 
 	private static CanonicalJson utf16(byte[] buffer, int start, int end, Charset charset) {
 		// The JDK decoder Jackson hands UTF-16 to, replacing malformed input with U+FFFD.
-		return new CanonicalJson(new String(buffer, start, end - start, charset).toCharArray(), false);
+		return new CanonicalJson(new String(buffer, start, end - start, charset).toCharArray());
 	}
 
 	/** Decodes UTF-32 as Jackson's UTF32Reader does, or returns {@code null} where it fails. */
@@ -164,7 +201,7 @@ final class CanonicalJson {
 				text[length++] = (char) low;
 			}
 		}
-		return new CanonicalJson(Arrays.copyOf(text, length), false);
+		return new CanonicalJson(Arrays.copyOf(text, length));
 	}
 
 	private Object readDocument() {
@@ -285,7 +322,7 @@ final class CanonicalJson {
 				if (integerLength > MAX_NUMBER_LENGTH) {
 					throw NOT_JSON;
 				}
-				return new BigDecimal(this.text, start, this.position - start);
+				return new BigDecimal(string(start, this.position - start));
 			}
 			return decimal(first == '-', integerStart, integerLength, fractionStart, fractionLength, 0, 0);
 		}
@@ -300,7 +337,7 @@ final class CanonicalJson {
 		long exponent = 0;
 		while (isDigit(peek())) {
 			if (exponent < Integer.MAX_VALUE) {
-				exponent = 10 * exponent + (this.text[this.position] - '0');
+				exponent = 10 * exponent + (at(this.position) - '0');
 			}
 			this.position++;
 		}
@@ -322,8 +359,8 @@ final class CanonicalJson {
 		if (powerOfTen <= Integer.MIN_VALUE || powerOfTen > Integer.MAX_VALUE) {
 			throw NOT_JSON;
 		}
-		String digits = new StringBuilder(integerLength + fractionLength).append(this.text, integerStart, integerLength)
-			.append(this.text, fractionStart, fractionLength)
+		StringBuilder joined = append(new StringBuilder(integerLength + fractionLength), integerStart, integerLength);
+		String digits = append(joined, fractionStart, fractionLength)
 			.toString();
 		BigInteger unscaled = new BigInteger(digits);
 		return new BigDecimal(negative ? unscaled.negate() : unscaled, (int) -powerOfTen);
@@ -347,10 +384,10 @@ final class CanonicalJson {
 	 */
 	private String readString(boolean name) {
 		int start = this.position;
-		while (this.position < this.text.length) {
-			char c = this.text[this.position];
+		while (this.position < this.end) {
+			char c = at(this.position);
 			if (c == '"') {
-				String plain = new String(this.text, start, this.position - start);
+				String plain = string(start, this.position - start);
 				this.position++;
 				return withinLimit(plain, name, plain.length());
 			}
@@ -359,7 +396,7 @@ final class CanonicalJson {
 			}
 			this.position++;
 		}
-		StringBuilder value = new StringBuilder(this.position - start + 16).append(this.text, start,
+		StringBuilder value = append(new StringBuilder(this.position - start + 16), start,
 				this.position - start);
 		// Jackson limits names read from UTF-8 in bytes, escapes counted as UTF-8, and all else in chars.
 		int utf8Length = value.length();
@@ -493,8 +530,8 @@ final class CanonicalJson {
 	}
 
 	private int skipWhiteSpace() {
-		while (this.position < this.text.length) {
-			char c = this.text[this.position++];
+		while (this.position < this.end) {
+			char c = at(this.position++);
 			if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
 				return c;
 			}
@@ -503,11 +540,11 @@ final class CanonicalJson {
 	}
 
 	private int next() {
-		return (this.position < this.text.length) ? this.text[this.position++] : -1;
+		return (this.position < this.end) ? at(this.position++) : -1;
 	}
 
 	private int peek() {
-		return (this.position < this.text.length) ? this.text[this.position] : -1;
+		return (this.position < this.end) ? at(this.position) : -1;
 	}
 
 	private static int[] hexValues() {
