@@ -16,6 +16,9 @@ published=(
   modelgate-idempotency-test
   modelgate-autoconfigure
   modelgate-spring-boot-starter
+  spring-boot3
+  spring-boot3/modelgate-spring-boot3-autoconfigure
+  spring-boot3/modelgate-spring-boot3-starter
 )
 modules=$(IFS=,; echo "${published[*]}")
 offline=${MAVEN_OFFLINE--o}

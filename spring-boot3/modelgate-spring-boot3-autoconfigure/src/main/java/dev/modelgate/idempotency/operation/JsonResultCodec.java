@@ -28,7 +28,12 @@ public final class JsonResultCodec<T> implements ResultCodec<T> {
 		this.type = type;
 	}
 
-	/** Keeps a result as JSON written and read by {@code mapper}. */
+	/**
+	 * {@return a codec that keeps a result as JSON written and read by {@code mapper}}
+	 * @param mapper writes and reads the JSON
+	 * @param type the result's class
+	 * @param <T> the type of the result
+	 */
 	public static <T> ResultCodec<T> of(ObjectMapper mapper, Class<T> type) {
 		return new JsonResultCodec<>(mapper, mapper.constructType(type));
 	}
@@ -36,6 +41,10 @@ public final class JsonResultCodec<T> implements ResultCodec<T> {
 	/**
 	 * Keeps a result as JSON written and read by {@code mapper}, for generic types such as
 	 * {@code List<Ticket>}.
+	 * @param mapper writes and reads the JSON
+	 * @param type the result's type, with its type arguments
+	 * @param <T> the type of the result
+	 * @return the codec
 	 */
 	public static <T> ResultCodec<T> of(ObjectMapper mapper, JavaType type) {
 		return new JsonResultCodec<>(mapper, type);

@@ -34,7 +34,7 @@ class SpringBoot4OriginalsTests {
 			original("autoconfigure/ModelgateIdempotencyMetricsAutoConfiguration.java", "dc8cb0cbf3e95e7f"),
 			original("autoconfigure/ModelgateIdempotencyOperationsAutoConfiguration.java", "0cb6ae6461aca547"),
 			original("operation/IdempotentOperationInterceptor.java", "124cd85dc98c32f2"),
-			original("operation/JsonResultCodec.java", "f6f0eb854f10819c"),
+			original("operation/JsonResultCodec.java", "c7da0929e2a8e5c5"),
 			Map.entry("modelgate-autoconfigure/src/main/resources/META-INF/spring.factories", "a50b90d6df15fc70"),
 			Map.entry("modelgate-autoconfigure/src/main/resources/META-INF/spring/"
 					+ "org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureWebMvc.imports",
