@@ -35,7 +35,7 @@ class SpringBoot4OriginalsTests {
 			original("autoconfigure/ModelgateIdempotencyOperationsAutoConfiguration.java", "0cb6ae6461aca547"),
 			original("operation/IdempotentOperationInterceptor.java", "124cd85dc98c32f2"),
 			original("operation/JsonResultCodec.java", "c7da0929e2a8e5c5"),
-			Map.entry("modelgate-autoconfigure/src/main/resources/META-INF/spring.factories", "a50b90d6df15fc70"),
+			Map.entry("modelgate-autoconfigure/src/main/resources/META-INF/spring.factories", "abb3d5955d404f18"),
 			Map.entry("modelgate-autoconfigure/src/main/resources/META-INF/spring/"
 					+ "org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureWebMvc.imports",
 					"23d4b2d578a82db0"),

@@ -1,0 +1,36 @@
+package dev.modelgate.consumers.wrongline;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootVersion;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatRuntimeException;
+
+/**
+ * The Spring Boot 4 starter on Spring Boot 3.5 stops the application before any bean is created, and the start-up
+ * failure report names the starter to use instead.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class WrongLineStartUpTests {
+
+	@Test
+	void startUpFailsAndNamesTheSpringBoot3Starter(CapturedOutput output) {
+		assertThat(SpringBootVersion.getVersion()).startsWith("3.5.");
+		SpringApplication application = new SpringApplication(WrongLineApplication.class);
+
+		assertThatRuntimeException().isThrownBy(() -> application.run("--server.port=0"))
+			.withMessageContaining("modelgate-spring-boot-starter needs Spring Boot 4.0");
+		assertThat(output).contains("APPLICATION FAILED TO START",
+				"The application runs on Spring Boot " + SpringBootVersion.getVersion()
+						+ ", and dev.modelgate:modelgate-spring-boot-starter is built for Spring Boot 4.0",
+				"Depend on dev.modelgate:modelgate-spring-boot3-starter instead of "
+						+ "dev.modelgate:modelgate-spring-boot-starter");
+		assertThat(output).doesNotContain("Tomcat started");
+	}
+
+}
