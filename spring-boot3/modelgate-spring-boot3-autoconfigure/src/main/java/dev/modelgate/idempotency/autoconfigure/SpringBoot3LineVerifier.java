@@ -6,6 +6,7 @@ package dev.modelgate.idempotency.autoconfigure;
  */
 public class SpringBoot3LineVerifier extends SpringBootLineVerifier {
 
+	/** For the Spring Boot 3 line. */
 	public SpringBoot3LineVerifier() {
 		super(Line.SPRING_BOOT_3);
 	}
