@@ -26,6 +26,12 @@ final class HttpClientSupport {
 		this.port = port;
 	}
 
+	/**
+	 * The client identity sent unless a test sends its own: the test applications identify clients by
+	 * {@code Authorization}, and refuse keyed requests that have none.
+	 */
+	static final String DEFAULT_AUTHORIZATION = "Bearer test-client";
+
 	HttpResponse<byte[]> post(String path, String key, String contentType, byte[] body, String... headers) {
 		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
 			.timeout(Duration.ofSeconds(30))
@@ -36,8 +42,13 @@ final class HttpClientSupport {
 		if (key != null) {
 			builder.header("Idempotency-Key", key);
 		}
+		boolean identified = false;
 		for (int i = 0; i < headers.length; i += 2) {
 			builder.header(headers[i], headers[i + 1]);
+			identified |= "Authorization".equalsIgnoreCase(headers[i]);
+		}
+		if (!identified) {
+			builder.header("Authorization", DEFAULT_AUTHORIZATION);
 		}
 		try {
 			return this.client.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
