@@ -20,6 +20,7 @@ import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
 import dev.modelgate.idempotency.operation.IdempotentOperationInterceptor;
+import dev.modelgate.idempotency.operation.JacksonOperationJson;
 import dev.modelgate.idempotency.operation.IdempotentOperationPostProcessor;
 
 /**
@@ -48,8 +49,9 @@ public class ModelgateIdempotencyOperationsAutoConfiguration {
 	@ConditionalOnMissingBean
 	IdempotentOperationInterceptor idempotentOperationInterceptor(IdempotencyTemplate template,
 			ObjectProvider<JsonMapper> jsonMapper, ModelgateIdempotencyProperties properties, BeanFactory beanFactory) {
-		return new IdempotentOperationInterceptor(template, jsonMapper.getIfAvailable(JsonMapper::shared),
-				properties.getWaitTimeout(), beanFactory);
+		return new IdempotentOperationInterceptor(template,
+				new JacksonOperationJson(jsonMapper.getIfAvailable(JsonMapper::shared)), properties.getWaitTimeout(),
+				beanFactory);
 	}
 
 	/**

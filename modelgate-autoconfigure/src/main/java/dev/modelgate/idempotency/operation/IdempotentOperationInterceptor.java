@@ -11,9 +11,6 @@ import java.util.concurrent.Future;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
-import tools.jackson.databind.MapperFeature;
-import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -57,9 +54,7 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 
 	private final IdempotencyTemplate template;
 
-	private final JsonMapper jsonMapper;
-
-	private final JsonMapper fingerprintMapper;
+	private final OperationJson json;
 
 	private final Duration waitTimeout;
 
@@ -69,19 +64,14 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 
 	/**
 	 * @param template runs the calls
-	 * @param jsonMapper writes and reads results, and writes non-string fingerprints
+	 * @param json keeps results and writes non-string fingerprints
 	 * @param waitTimeout how long {@code inProgress = WAIT} methods wait for a running duplicate
 	 * @param beanFactory resolves {@code @bean} references in expressions, or {@code null}
 	 */
-	public IdempotentOperationInterceptor(IdempotencyTemplate template, JsonMapper jsonMapper, Duration waitTimeout,
+	public IdempotentOperationInterceptor(IdempotencyTemplate template, OperationJson json, Duration waitTimeout,
 			BeanFactory beanFactory) {
 		this.template = template;
-		this.jsonMapper = jsonMapper;
-		// Sorted, so that a fingerprint does not depend on the order of a map or of a class's fields.
-		this.fingerprintMapper = jsonMapper.rebuild()
-			.enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-			.enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-			.build();
+		this.json = json;
 		this.waitTimeout = waitTimeout;
 		this.beanFactory = beanFactory;
 	}
@@ -181,8 +171,7 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 				throw new IllegalArgumentException("asynchronous return type " + type.getName()
 						+ " is not supported: its result would be recorded before it exists");
 			}
-			JsonMapper mapper = IdempotentOperationInterceptor.this.jsonMapper;
-			return JsonResultCodec.of(mapper, mapper.constructType(returnType));
+			return IdempotentOperationInterceptor.this.json.codec(returnType);
 		}
 
 		EvaluationContext context(Object[] args, Object target, BeanFactory beanFactory) {
@@ -226,7 +215,13 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 			if (value instanceof CharSequence text) {
 				return text.toString();
 			}
-			return IdempotentOperationInterceptor.this.fingerprintMapper.writeValueAsString(value);
+			try {
+				return IdempotentOperationInterceptor.this.json.fingerprint(value);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalArgumentException("The fingerprint expression '" + this.fingerprint.getExpressionString()
+						+ "' of " + this.scope + " gave a value that cannot be written as JSON: " + ex.getMessage(), ex);
+			}
 		}
 
 		/** Evaluated only when a retry finds an unknown outcome, so lookups cost nothing otherwise. */

@@ -20,6 +20,7 @@ import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
 import dev.modelgate.idempotency.operation.IdempotentOperationInterceptor;
+import dev.modelgate.idempotency.operation.Jackson2OperationJson;
 import dev.modelgate.idempotency.operation.IdempotentOperationPostProcessor;
 
 /**
@@ -52,8 +53,9 @@ public class ModelgateIdempotencyOperationsAutoConfiguration {
 	IdempotentOperationInterceptor idempotentOperationInterceptor(IdempotencyTemplate template,
 			ObjectProvider<ObjectMapper> objectMapper, ModelgateIdempotencyProperties properties,
 			BeanFactory beanFactory) {
-		return new IdempotentOperationInterceptor(template, objectMapper.getIfAvailable(ObjectMapper::new),
-				properties.getWaitTimeout(), beanFactory);
+		return new IdempotentOperationInterceptor(template,
+				new Jackson2OperationJson(objectMapper.getIfAvailable(ObjectMapper::new)), properties.getWaitTimeout(),
+				beanFactory);
 	}
 
 	/**

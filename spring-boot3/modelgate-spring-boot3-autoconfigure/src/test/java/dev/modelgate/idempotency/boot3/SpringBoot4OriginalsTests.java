@@ -32,8 +32,8 @@ class SpringBoot4OriginalsTests {
 			original("autoconfigure/ModelgateIdempotencyAutoConfiguration.java", "12bd405d3d1b8361"),
 			original("autoconfigure/ModelgateIdempotencyHealthContributorAutoConfiguration.java", "ad34d5edcf3908f3"),
 			original("autoconfigure/ModelgateIdempotencyMetricsAutoConfiguration.java", "dc8cb0cbf3e95e7f"),
-			original("autoconfigure/ModelgateIdempotencyOperationsAutoConfiguration.java", "0cb6ae6461aca547"),
-			original("operation/IdempotentOperationInterceptor.java", "124cd85dc98c32f2"),
+			original("autoconfigure/ModelgateIdempotencyOperationsAutoConfiguration.java", "49d67d5b8e78cfda"),
+			original("operation/JacksonOperationJson.java", "98f3dbbe4704ac59"),
 			original("operation/JsonResultCodec.java", "c7da0929e2a8e5c5"),
 			Map.entry("modelgate-autoconfigure/src/main/resources/META-INF/spring.factories", "abb3d5955d404f18"),
 			Map.entry("modelgate-autoconfigure/src/main/resources/META-INF/spring/"
