@@ -16,12 +16,9 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
 import org.springframework.util.StringUtils;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
-
-import tools.jackson.databind.json.JsonMapper;
 
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
@@ -33,7 +30,6 @@ import dev.modelgate.idempotency.web.IdempotencyFilter;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.web.IdempotencyProblemRenderer;
 import dev.modelgate.idempotency.web.IdempotentHandlerResolver;
-import dev.modelgate.idempotency.web.ProblemDetailRenderer;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.ResponsePolicy;
 import dev.modelgate.idempotency.web.StatusResponsePolicy;
@@ -45,10 +41,16 @@ import dev.modelgate.idempotency.web.StatusResponsePolicy;
  *
  * <p>The store and coordinator do not require a web application, so that non-HTTP work can use them.
  */
+// After the stores' and Jackson's auto-configurations of either Spring Boot line (4, then 3.5): a name
+// that is not on the class path is ignored, so one list serves both.
 @AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
 		"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
 		"org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration",
-		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
+		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
+		"org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+		"org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+		"org.springframework.boot.autoconfigure.jdbc.JdbcTemplateAutoConfiguration",
+		"org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "modelgate.idempotency.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(ModelgateIdempotencyProperties.class)
 @Import({ RedisStoreConfiguration.class, JdbcStoreConfiguration.class, MemoryStoreConfiguration.class,
@@ -67,6 +69,7 @@ public class ModelgateIdempotencyAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 	@ConditionalOnClass(DispatcherServlet.class)
+	@Import(ProblemRendererConfiguration.class)
 	static class WebConfiguration {
 
 		private static final Log logger = LogFactory.getLog(ModelgateIdempotencyAutoConfiguration.class);
@@ -88,13 +91,6 @@ public class ModelgateIdempotencyAutoConfiguration {
 		ResponsePolicy idempotencyResponsePolicy(ModelgateIdempotencyProperties properties) {
 			return new StatusResponsePolicy(new HashSet<>(properties.getReleaseStatuses()),
 					properties.isRecordServerErrors());
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		IdempotencyProblemRenderer idempotencyProblemRenderer(ObjectProvider<JsonMapper> jsonMapper) {
-			return new ProblemDetailRenderer(
-					new JacksonJsonHttpMessageConverter(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build())));
 		}
 
 		@Bean

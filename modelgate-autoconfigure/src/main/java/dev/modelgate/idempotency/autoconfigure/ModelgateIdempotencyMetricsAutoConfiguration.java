@@ -29,7 +29,12 @@ import dev.modelgate.idempotency.micrometer.ObservingIdempotencyStoreDecorator;
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
-		"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
+		"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+		// The same on Spring Boot 3.5: names not on the class path are ignored, so one list serves both lines.
+		"org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+		"org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+		"org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration",
+		"org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration" })
 @ConditionalOnClass({ MeterRegistry.class, ObservationRegistry.class })
 @ConditionalOnBooleanProperty(name = "modelgate.idempotency.enabled", matchIfMissing = true)
 @ConditionalOnBean(IdempotencyCoordinator.class)

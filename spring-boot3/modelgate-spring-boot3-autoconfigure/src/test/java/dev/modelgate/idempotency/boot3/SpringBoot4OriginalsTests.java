@@ -29,9 +29,8 @@ class SpringBoot4OriginalsTests {
 	/** Each Boot 4 original (from the root) and the first 16 hex digits of its SHA-256 when last brought in line. */
 	private static final Map<String, String> ORIGINALS = Map.ofEntries(
 			original("actuate/IdempotencyStoreHealthIndicator.java", "feb25ed40fcba9e8"),
-			original("autoconfigure/ModelgateIdempotencyAutoConfiguration.java", "12bd405d3d1b8361"),
 			original("autoconfigure/ModelgateIdempotencyHealthContributorAutoConfiguration.java", "ad34d5edcf3908f3"),
-			original("autoconfigure/ModelgateIdempotencyMetricsAutoConfiguration.java", "dc8cb0cbf3e95e7f"),
+			original("autoconfigure/ProblemRendererConfiguration.java", "7f8ab7b2392eee83"),
 			original("autoconfigure/ModelgateIdempotencyOperationsAutoConfiguration.java", "49d67d5b8e78cfda"),
 			original("operation/JacksonOperationJson.java", "98f3dbbe4704ac59"),
 			original("operation/JsonResultCodec.java", "c7da0929e2a8e5c5"),
