@@ -10,18 +10,17 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
-
-import tools.jackson.databind.json.JsonMapper;
 
 import dev.modelgate.idempotency.core.FailurePolicy;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
 import dev.modelgate.idempotency.operation.IdempotentOperationInterceptor;
-import dev.modelgate.idempotency.operation.JacksonOperationJson;
 import dev.modelgate.idempotency.operation.IdempotentOperationPostProcessor;
+import dev.modelgate.idempotency.operation.OperationJson;
 
 /**
  * Idempotency beyond HTTP: an {@link IdempotencyTemplate} on the auto-configured coordinator, and
@@ -31,6 +30,7 @@ import dev.modelgate.idempotency.operation.IdempotentOperationPostProcessor;
 @AutoConfiguration(after = ModelgateIdempotencyAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "modelgate.idempotency.enabled", matchIfMissing = true)
 @ConditionalOnBean(IdempotencyCoordinator.class)
+@Import(OperationJsonConfiguration.class)
 public class ModelgateIdempotencyOperationsAutoConfiguration {
 
 	/**
@@ -47,11 +47,9 @@ public class ModelgateIdempotencyOperationsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	IdempotentOperationInterceptor idempotentOperationInterceptor(IdempotencyTemplate template,
-			ObjectProvider<JsonMapper> jsonMapper, ModelgateIdempotencyProperties properties, BeanFactory beanFactory) {
-		return new IdempotentOperationInterceptor(template,
-				new JacksonOperationJson(jsonMapper.getIfAvailable(JsonMapper::shared)), properties.getWaitTimeout(),
-				beanFactory);
+	IdempotentOperationInterceptor idempotentOperationInterceptor(IdempotencyTemplate template, OperationJson json,
+			ModelgateIdempotencyProperties properties, BeanFactory beanFactory) {
+		return new IdempotentOperationInterceptor(template, json, properties.getWaitTimeout(), beanFactory);
 	}
 
 	/**

@@ -31,7 +31,7 @@ class SpringBoot4OriginalsTests {
 			original("actuate/IdempotencyStoreHealthIndicator.java", "feb25ed40fcba9e8"),
 			original("autoconfigure/ModelgateIdempotencyHealthContributorAutoConfiguration.java", "ad34d5edcf3908f3"),
 			original("autoconfigure/ProblemRendererConfiguration.java", "7f8ab7b2392eee83"),
-			original("autoconfigure/ModelgateIdempotencyOperationsAutoConfiguration.java", "49d67d5b8e78cfda"),
+			original("autoconfigure/OperationJsonConfiguration.java", "53640e353787bd4b"),
 			original("operation/JacksonOperationJson.java", "98f3dbbe4704ac59"),
 			original("operation/JsonResultCodec.java", "c7da0929e2a8e5c5"),
 			Map.entry("modelgate-autoconfigure/src/main/resources/META-INF/spring.factories", "abb3d5955d404f18"),
@@ -39,9 +39,7 @@ class SpringBoot4OriginalsTests {
 					+ "org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureWebMvc.imports",
 					"23d4b2d578a82db0"),
 			Map.entry("modelgate-autoconfigure/src/test/java/dev/modelgate/idempotency/web/testapp/TestApplication.java",
-					"6684460fb8e9417d"),
-			Map.entry("consumers/redis-only/src/test/java/dev/modelgate/consumers/redis/RedisOnlyReplayTests.java",
-					"cfbfa6b38f7318b1"));
+					"6684460fb8e9417d"));
 
 	@Test
 	void variantsFollowTheCurrentSpringBoot4Originals() throws IOException {
