@@ -81,7 +81,7 @@ public final class RedisTestServer {
 				+ "redis-server --daemonize yes --port 6379 --save \"\" --appendonly no");
 	}
 
-	private static boolean answersPing(String host, int port) {
+	static boolean answersPing(String host, int port) {
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress(host, port), PING_TIMEOUT_MILLIS);
 			socket.setSoTimeout(PING_TIMEOUT_MILLIS);

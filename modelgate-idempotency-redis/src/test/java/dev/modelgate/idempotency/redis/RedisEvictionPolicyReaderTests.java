@@ -1,0 +1,111 @@
+package dev.modelgate.idempotency.redis;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.Properties;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import dev.modelgate.idempotency.redis.RedisEvictionPolicy.Source;
+import dev.modelgate.idempotency.testsupport.RedisServerProcess;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The eviction policy read from real servers, each started with the policy under test: with CONFIG GET, with
+ * INFO for an ACL user not allowed CONFIG, unknown for a user allowed neither, and a failure for a server
+ * that cannot be reached.
+ */
+class RedisEvictionPolicyReaderTests {
+
+	@Test
+	void readsAnEvictingPolicyWithConfigGet() {
+		try (RedisServerProcess redis = RedisServerProcess.start("--maxmemory", "2mb", "--maxmemory-policy",
+				"allkeys-lru")) {
+			RedisEvictionPolicy policy = read(redis.connectionFactory());
+			assertThat(policy.name()).isEqualTo("allkeys-lru");
+			assertThat(policy.source()).isEqualTo(Source.CONFIG);
+			assertThat(policy.isKnown()).isTrue();
+			assertThat(policy.isNoEviction()).isFalse();
+		}
+	}
+
+	@Test
+	void readsNoeviction() {
+		try (RedisServerProcess redis = RedisServerProcess.start("--maxmemory-policy", "noeviction")) {
+			RedisEvictionPolicy policy = read(redis.connectionFactory());
+			assertThat(policy.name()).isEqualTo("noeviction");
+			assertThat(policy.isNoEviction()).isTrue();
+		}
+	}
+
+	@Test
+	void fallsBackToInfoForAUserNotAllowedConfig() {
+		try (RedisServerProcess redis = RedisServerProcess.start("--maxmemory-policy", "volatile-lru")) {
+			redis.command("ACL", "SETUSER", "app", "on", ">secret", "~*", "&*", "+@all", "-config");
+			RedisEvictionPolicy policy = read(redis.connectionFactory("app", "secret"));
+			assertThat(policy.name()).isEqualTo("volatile-lru");
+			assertThat(policy.source()).isEqualTo(Source.INFO);
+		}
+	}
+
+	@Test
+	void isUnknownForAUserAllowedNeitherConfigNorInfo() {
+		try (RedisServerProcess redis = RedisServerProcess.start("--maxmemory-policy", "allkeys-lru")) {
+			redis.command("ACL", "SETUSER", "app", "on", ">secret", "~*", "&*", "+@all", "-config", "-info");
+			RedisEvictionPolicy policy = read(redis.connectionFactory("app", "secret"));
+			assertThat(policy.isKnown()).isFalse();
+			assertThat(policy.isNoEviction()).isFalse();
+			assertThat(policy.name()).isEqualTo("unknown");
+			assertThat(policy.source()).isEqualTo(Source.NONE);
+			assertThat(policy.unknownReason()).contains("CONFIG GET maxmemory-policy refused", "INFO memory refused",
+					"NOPERM");
+		}
+	}
+
+	@Test
+	void redisThatCannotBeReachedIsAFailureNotAnUnknownPolicy() throws IOException {
+		int closedPort;
+		try (ServerSocket socket = new ServerSocket(0)) {
+			closedPort = socket.getLocalPort();
+		}
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", closedPort));
+		factory.afterPropertiesSet();
+		factory.start();
+		try {
+			assertThatExceptionOfType(RedisConnectionFailureException.class)
+				.isThrownBy(() -> new RedisEvictionPolicyReader(factory).read());
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
+	void clusterAnswerIsTheEvictingPolicyOfAnyNode() {
+		Properties answer = new Properties();
+		answer.setProperty("127.0.0.1:7000.maxmemory-policy", "noeviction");
+		answer.setProperty("127.0.0.1:7001.maxmemory-policy", "allkeys-lfu");
+		answer.setProperty("127.0.0.1:7002.maxmemory-policy", "noeviction");
+		assertThat(RedisEvictionPolicyReader.policyIn(answer, "maxmemory-policy")).isEqualTo("allkeys-lfu");
+		answer.setProperty("127.0.0.1:7001.maxmemory-policy", "noeviction");
+		assertThat(RedisEvictionPolicyReader.policyIn(answer, "maxmemory-policy")).isEqualTo("noeviction");
+		assertThat(RedisEvictionPolicyReader.policyIn(new Properties(), "maxmemory-policy")).isNull();
+	}
+
+	private static RedisEvictionPolicy read(LettuceConnectionFactory factory) {
+		try {
+			return new RedisEvictionPolicyReader(factory).read();
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+}
