@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -9,11 +10,13 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
+import dev.modelgate.idempotency.actuate.IdempotencyStoreHealthDetails;
 import dev.modelgate.idempotency.actuate.IdempotencyStoreHealthIndicator;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 
 /**
- * The {@code idempotency} health contributor: whether the configured store answers. Turned off with
+ * The {@code idempotency} health contributor: whether the configured store answers, with what the store
+ * adds (the auto-configured Redis store: its eviction policy). Turned off with
  * {@code management.health.idempotency.enabled=false}.
  */
 @AutoConfiguration(after = ModelgateIdempotencyAutoConfiguration.class)
@@ -26,8 +29,9 @@ public class ModelgateIdempotencyHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "idempotencyHealthIndicator")
 	IdempotencyStoreHealthIndicator idempotencyHealthIndicator(IdempotencyStore store,
-			ModelgateIdempotencyProperties properties) {
-		return new IdempotencyStoreHealthIndicator(store, properties.getOperationTimeout());
+			ModelgateIdempotencyProperties properties, ObjectProvider<IdempotencyStoreHealthDetails> details) {
+		return new IdempotencyStoreHealthIndicator(store, properties.getOperationTimeout(),
+				details.getIfUnique(IdempotencyStoreHealthDetails::none));
 	}
 
 }

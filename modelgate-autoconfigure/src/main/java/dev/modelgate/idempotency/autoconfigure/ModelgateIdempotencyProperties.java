@@ -368,6 +368,22 @@ public class ModelgateIdempotencyProperties implements Validator {
 			this.keyPrefix = keyPrefix;
 		}
 
+		/**
+		 * Whether start-up fails when the auto-configured Redis store's server may evict idempotency
+		 * records (its maxmemory-policy is not noeviction, or cannot be read), instead of logging a
+		 * warning. A Redis that does not answer at start-up cannot be checked and does not stop the
+		 * application, whatever this says.
+		 */
+		private boolean requireNoeviction = false;
+
+		public boolean isRequireNoeviction() {
+			return this.requireNoeviction;
+		}
+
+		public void setRequireNoeviction(boolean requireNoeviction) {
+			this.requireNoeviction = requireNoeviction;
+		}
+
 	}
 
 	/** JDBC store settings. */

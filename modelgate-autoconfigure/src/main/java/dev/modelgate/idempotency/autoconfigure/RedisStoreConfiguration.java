@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.ClassUtils;
@@ -15,12 +16,13 @@ import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyProperties.St
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
 
-/** The Redis store, on the application's {@link RedisConnectionFactory}. */
+/** The Redis store, on the application's {@link RedisConnectionFactory}, with its eviction guard. */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(RedisConnectionFactory.class)
 @ConditionalOnBean(RedisConnectionFactory.class)
 @ConditionalOnStoreType(StoreType.REDIS)
 @ConditionalOnMissingBean(IdempotencyStore.class)
+@Import(RedisEvictionPolicyConfiguration.class)
 class RedisStoreConfiguration {
 
 	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",

@@ -471,6 +471,7 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		defaults.put("modelgate.idempotency.release-statuses", List.of(408, 409, 425, 429));
 		defaults.put("modelgate.idempotency.record-server-errors", false);
 		defaults.put("modelgate.idempotency.redis.key-prefix", "modelgate:idempotency:");
+		defaults.put("modelgate.idempotency.redis.require-noeviction", false);
 		defaults.put("modelgate.idempotency.jdbc.table-name", "modelgate_idempotency");
 		defaults.put("modelgate.idempotency.jdbc.initialize-schema", "embedded");
 		defaults.put("modelgate.idempotency.jdbc.purge-interval", "5m");

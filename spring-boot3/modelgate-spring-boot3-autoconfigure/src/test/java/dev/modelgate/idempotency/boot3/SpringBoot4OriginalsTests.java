@@ -28,13 +28,13 @@ class SpringBoot4OriginalsTests {
 
 	/** Each Boot 4 original (from the root) and the first 16 hex digits of its SHA-256 when last brought in line. */
 	private static final Map<String, String> ORIGINALS = Map.ofEntries(
-			original("actuate/IdempotencyStoreHealthIndicator.java", "feb25ed40fcba9e8"),
-			original("autoconfigure/ModelgateIdempotencyHealthContributorAutoConfiguration.java", "ad34d5edcf3908f3"),
+			original("actuate/IdempotencyStoreHealthIndicator.java", "3efef137e8768d2b"),
+			original("autoconfigure/ModelgateIdempotencyHealthContributorAutoConfiguration.java", "731b4c87c777f33c"),
 			original("autoconfigure/ProblemRendererConfiguration.java", "7f8ab7b2392eee83"),
 			original("autoconfigure/OperationJsonConfiguration.java", "53640e353787bd4b"),
 			original("operation/JacksonOperationJson.java", "98f3dbbe4704ac59"),
 			original("operation/JsonResultCodec.java", "c7da0929e2a8e5c5"),
-			Map.entry("modelgate-autoconfigure/src/main/resources/META-INF/spring.factories", "abb3d5955d404f18"),
+			Map.entry("modelgate-autoconfigure/src/main/resources/META-INF/spring.factories", "07ff689eae4db743"),
 			Map.entry("modelgate-autoconfigure/src/main/resources/META-INF/spring/"
 					+ "org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureWebMvc.imports",
 					"23d4b2d578a82db0"),

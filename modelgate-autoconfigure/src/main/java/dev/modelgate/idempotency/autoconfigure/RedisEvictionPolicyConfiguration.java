@@ -1,0 +1,31 @@
+package dev.modelgate.idempotency.autoconfigure;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import dev.modelgate.idempotency.redis.RedisEvictionPolicyReader;
+
+/**
+ * The eviction guard of the auto-configured Redis store: the start-up check of the server's
+ * {@code maxmemory-policy} and its place in the {@code idempotency} health. Imported by
+ * {@link RedisStoreConfiguration}, so it applies exactly when that store is used.
+ */
+@Configuration(proxyBeanMethods = false)
+class RedisEvictionPolicyConfiguration {
+
+	@Bean
+	@Lazy(false) // a start-up check: it runs even with spring.main.lazy-initialization=true
+	RedisEvictionPolicyGuard redisEvictionPolicyGuard(RedisConnectionFactory connectionFactory,
+			ModelgateIdempotencyProperties properties) {
+		return new RedisEvictionPolicyGuard(new RedisEvictionPolicyReader(connectionFactory),
+				properties.getRedis().isRequireNoeviction(), properties.getOperationTimeout());
+	}
+
+	@Bean
+	RedisEvictionPolicyHealthDetails redisEvictionPolicyHealthDetails(RedisConnectionFactory connectionFactory) {
+		return new RedisEvictionPolicyHealthDetails(new RedisEvictionPolicyReader(connectionFactory));
+	}
+
+}
