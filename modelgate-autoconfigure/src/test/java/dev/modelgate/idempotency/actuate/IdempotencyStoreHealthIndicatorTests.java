@@ -1,6 +1,7 @@
 package dev.modelgate.idempotency.actuate;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
@@ -22,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The health indicator on each kind of store: a read of a probe record that answers is UP; one
- * that fails, or does not answer in time, is DOWN.
+ * that fails, or does not answer in time, is DOWN. The store's details are added to an UP health,
+ * within the same timeout.
  */
 class IdempotencyStoreHealthIndicatorTests {
 
@@ -75,8 +77,40 @@ class IdempotencyStoreHealthIndicatorTests {
 		assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
 	}
 
+	@Test
+	void storeDetailsAreAddedWithoutChangingTheStatus() {
+		Health health = check(new InMemoryIdempotencyStore(), Duration.ofSeconds(2),
+				() -> Map.of("evictionPolicy", "allkeys-lru", "warning", "records may be evicted"));
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("store", "memory")
+			.containsEntry("evictionPolicy", "allkeys-lru")
+			.containsEntry("warning", "records may be evicted");
+	}
+
+	@Test
+	void storeDetailsThatHangAreDownWithinTheTimeout() {
+		CountDownLatch never = new CountDownLatch(1);
+		long started = System.nanoTime();
+		Health health = check(new InMemoryIdempotencyStore(), Duration.ofMillis(300), () -> {
+			try {
+				never.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			return Map.of();
+		});
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+		never.countDown();
+	}
+
 	private static Health check(IdempotencyStore store, Duration timeout) {
-		IdempotencyStoreHealthIndicator indicator = new IdempotencyStoreHealthIndicator(store, timeout);
+		return check(store, timeout, IdempotencyStoreHealthDetails.none());
+	}
+
+	private static Health check(IdempotencyStore store, Duration timeout, IdempotencyStoreHealthDetails details) {
+		IdempotencyStoreHealthIndicator indicator = new IdempotencyStoreHealthIndicator(store, timeout, details);
 		try {
 			return indicator.health();
 		}

@@ -18,7 +18,7 @@ import dev.modelgate.idempotency.web.testapp.TestApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The idempotency health contributor on a real server with a real Redis that answers. */
+/** The idempotency health contributor on a real server with a real Redis that answers, naming its eviction policy. */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.idempotency.store=redis", "management.endpoint.health.show-details=always",
 				"spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
@@ -40,6 +40,8 @@ class RedisUpHealthHttpTests {
 		JsonNode body = JsonMapper.builder().build().readTree(health.body());
 		assertThat(body.get("status").stringValue()).isEqualTo("UP");
 		assertThat(body.get("details").get("store").stringValue()).isEqualTo("redis");
+		// Whatever the shared test server's policy is, the health names it.
+		assertThat(body.get("details").get("evictionPolicy").stringValue()).isNotBlank();
 	}
 
 	@Test
