@@ -16,16 +16,21 @@ import dev.modelgate.idempotency.redis.RedisEvictionPolicyReader;
 class RedisEvictionPolicyConfiguration {
 
 	@Bean
-	@Lazy(false) // a start-up check: it runs even with spring.main.lazy-initialization=true
-	RedisEvictionPolicyGuard redisEvictionPolicyGuard(RedisConnectionFactory connectionFactory,
-			ModelgateIdempotencyProperties properties) {
-		return new RedisEvictionPolicyGuard(new RedisEvictionPolicyReader(connectionFactory),
-				properties.getRedis().isRequireNoeviction(), properties.getOperationTimeout());
+	RedisEvictionPolicyReader redisEvictionPolicyReader(RedisConnectionFactory connectionFactory) {
+		return new RedisEvictionPolicyReader(connectionFactory);
 	}
 
 	@Bean
-	RedisEvictionPolicyHealthDetails redisEvictionPolicyHealthDetails(RedisConnectionFactory connectionFactory) {
-		return new RedisEvictionPolicyHealthDetails(new RedisEvictionPolicyReader(connectionFactory));
+	@Lazy(false) // a start-up check: it runs even with spring.main.lazy-initialization=true
+	RedisEvictionPolicyGuard redisEvictionPolicyGuard(RedisEvictionPolicyReader reader,
+			ModelgateIdempotencyProperties properties) {
+		return new RedisEvictionPolicyGuard(reader, properties.getRedis().isRequireNoeviction(),
+				properties.getOperationTimeout());
+	}
+
+	@Bean
+	RedisEvictionPolicyHealthDetails redisEvictionPolicyHealthDetails(RedisEvictionPolicyReader reader) {
+		return new RedisEvictionPolicyHealthDetails(reader);
 	}
 
 }

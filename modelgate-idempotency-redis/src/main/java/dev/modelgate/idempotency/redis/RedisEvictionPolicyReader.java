@@ -23,6 +23,10 @@ import dev.modelgate.idempotency.redis.RedisEvictionPolicy.Source;
  * {@code INFO memory} (field {@code maxmemory_policy}); when that is refused too, the policy is
  * {@link RedisEvictionPolicy#unknown unknown}. On Redis Cluster both commands go to every primary; the
  * answer is a node's policy that evicts, if any does, since records on that node are then at risk.
+ *
+ * <p>A command the server refused is not asked again by the same reader: a health check that reads the
+ * policy every few seconds would otherwise add a {@code NOPERM} entry to the server's {@code ACL LOG}
+ * each time.
  */
 public class RedisEvictionPolicyReader {
 
@@ -31,6 +35,10 @@ public class RedisEvictionPolicyReader {
 	private static final String INFO_FIELD = "maxmemory_policy";
 
 	private final RedisConnectionFactory connectionFactory;
+
+	private volatile @Nullable String configRefusal;
+
+	private volatile @Nullable String infoRefusal;
 
 	/**
 	 * @param connectionFactory the Redis that keeps the idempotency records
@@ -47,19 +55,25 @@ public class RedisEvictionPolicyReader {
 	 * nothing about the policy
 	 */
 	public RedisEvictionPolicy read() {
+		String configRefusal = this.configRefusal;
+		String infoRefusal = this.infoRefusal;
+		if (configRefusal != null && infoRefusal != null) {
+			return RedisEvictionPolicy.unknown(configRefusal + "; " + infoRefusal);
+		}
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			String configRefusal;
-			try {
-				String name = policyIn(connection.serverCommands().getConfig(CONFIG_PARAMETER), CONFIG_PARAMETER);
-				if (name != null) {
-					return RedisEvictionPolicy.of(name, Source.CONFIG);
+			if (configRefusal == null) {
+				try {
+					String name = policyIn(connection.serverCommands().getConfig(CONFIG_PARAMETER), CONFIG_PARAMETER);
+					if (name != null) {
+						return RedisEvictionPolicy.of(name, Source.CONFIG);
+					}
+					configRefusal = "CONFIG GET " + CONFIG_PARAMETER + " answered nothing";
 				}
-				configRefusal = "CONFIG GET " + CONFIG_PARAMETER + " answered nothing";
+				catch (DataAccessException ex) {
+					configRefusal = "CONFIG GET " + CONFIG_PARAMETER + " refused: " + refusal(ex);
+				}
+				this.configRefusal = configRefusal;
 			}
-			catch (DataAccessException ex) {
-				configRefusal = "CONFIG GET " + CONFIG_PARAMETER + " refused: " + refusal(ex);
-			}
-			String infoRefusal;
 			try {
 				String name = policyIn(connection.serverCommands().info("memory"), INFO_FIELD);
 				if (name != null) {
@@ -70,6 +84,7 @@ public class RedisEvictionPolicyReader {
 			catch (DataAccessException ex) {
 				infoRefusal = "INFO memory refused: " + refusal(ex);
 			}
+			this.infoRefusal = infoRefusal;
 			return RedisEvictionPolicy.unknown(configRefusal + "; " + infoRefusal);
 		}
 	}

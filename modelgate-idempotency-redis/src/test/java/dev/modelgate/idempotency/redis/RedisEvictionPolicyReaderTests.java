@@ -45,12 +45,24 @@ class RedisEvictionPolicyReaderTests {
 	}
 
 	@Test
-	void fallsBackToInfoForAUserNotAllowedConfig() {
+	void fallsBackToInfoForAUserNotAllowedConfigAndDoesNotAskConfigAgain() {
 		try (RedisServerProcess redis = RedisServerProcess.start("--maxmemory-policy", "volatile-lru")) {
 			redis.command("ACL", "SETUSER", "app", "on", ">secret", "~*", "&*", "+@all", "-config");
-			RedisEvictionPolicy policy = read(redis.connectionFactory("app", "secret"));
-			assertThat(policy.name()).isEqualTo("volatile-lru");
-			assertThat(policy.source()).isEqualTo(Source.INFO);
+			LettuceConnectionFactory factory = redis.connectionFactory("app", "secret");
+			try {
+				RedisEvictionPolicyReader reader = new RedisEvictionPolicyReader(factory);
+				RedisEvictionPolicy policy = reader.read();
+				assertThat(policy.name()).isEqualTo("volatile-lru");
+				assertThat(policy.source()).isEqualTo(Source.INFO);
+				assertThat(reader.read().name()).isEqualTo("volatile-lru");
+			}
+			finally {
+				factory.destroy();
+			}
+			// One refusal, so one NOPERM in the server's ACL log, however often the policy is read.
+			Object commandStats = redis.command("INFO", "commandstats");
+			assertThat((commandStats instanceof byte[] bytes) ? new String(bytes) : String.valueOf(commandStats))
+				.containsPattern("cmdstat_config\\|get:calls=0,.*rejected_calls=1,");
 		}
 	}
 
