@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -186,6 +187,17 @@ class RedisEvictionPolicyGuardTests {
 			assertThat(output).containsOnlyOnce("could not be checked at start-up, Redis did not answer")
 				.doesNotContain("is not enforced");
 		});
+	}
+
+	@Test
+	void redisThatEvictsIsCheckedAtStartUpEvenWithLazyInitialization(CapturedOutput output) {
+		this.contextRunner.withPropertyValues(redis(evicting))
+			.withInitializer((context) -> context
+				.addBeanFactoryPostProcessor(new LazyInitializationBeanFactoryPostProcessor()))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).containsOnlyOnce(EVICTING_WARNING);
+			});
 	}
 
 	@Test
