@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.autoconfigure;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
@@ -178,6 +179,23 @@ class RedisEvictionPolicyGuardTests {
 				assertThat(output).containsOnlyOnce("could not be checked at start-up, Redis did not answer")
 					.contains("WARN", "modelgate.idempotency.redis.require-noeviction=true is not enforced for this start");
 			});
+	}
+
+	@Test
+	void redisThatHangsAtStartUpDelaysItByTheOperationTimeoutOnly(CapturedOutput output) throws IOException {
+		// Connections are accepted (by the backlog) and never answered, as by a hung server.
+		try (ServerSocket hung = new ServerSocket(0)) {
+			long started = System.nanoTime();
+			this.contextRunner
+				.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + hung.getLocalPort(),
+						"modelgate.idempotency.operation-timeout=500ms")
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					assertThat(output).containsOnlyOnce("could not be checked at start-up, Redis did not answer "
+							+ "(QueryTimeoutException: no answer within PT0.5S)");
+				});
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+		}
 	}
 
 	@Test
