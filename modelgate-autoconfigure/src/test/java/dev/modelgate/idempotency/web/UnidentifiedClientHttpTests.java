@@ -66,6 +66,10 @@ class UnidentifiedClientHttpTests {
 			return this.http.raw("/orders", BODY, lines.toArray(new String[0]));
 		}
 
+		HttpClientSupport http() {
+			return this.http;
+		}
+
 		int handlerRuns() {
 			return this.invocations.count("orders");
 		}
@@ -162,8 +166,28 @@ class UnidentifiedClientHttpTests {
 			properties = { "modelgate.idempotency.store=memory",
 					"spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
 					"modelgate.idempotency.client-identity-header=Authorization",
-					"modelgate.idempotency.unidentified-clients=skip" })
+					"modelgate.idempotency.unidentified-clients=skip", "modelgate.idempotency.max-request-size=1KB" })
 	class WhenSkipping extends UnidentifiedClients {
+
+		/** As without a key: never buffered, so max-request-size does not apply. */
+		@Test
+		void unidentifiedRequestIsNotBufferedNorLimited() {
+			String large = "{\"pad\":\"" + "x".repeat(4096) + "\"}";
+			String response = this.http().raw("/orders", large, "Idempotency-Key: " + UUID.randomUUID());
+
+			assertThat(response).startsWith("HTTP/1.1 201");
+			assertThat(handlerRuns()).isEqualTo(1);
+		}
+
+		@Test
+		void identifiedRequestOverTheLimitIsStillRefused() {
+			String large = "{\"pad\":\"" + "x".repeat(4096) + "\"}";
+			String response = this.http()
+				.raw("/orders", large, "Idempotency-Key: " + UUID.randomUUID(), "Authorization: Bearer one");
+
+			assertThat(response).startsWith("HTTP/1.1 413");
+			assertThat(handlerRuns()).isZero();
+		}
 
 		@Test
 		void unidentifiedClientsRunUnprotectedAndNeitherGetsTheOthersAnswer() {

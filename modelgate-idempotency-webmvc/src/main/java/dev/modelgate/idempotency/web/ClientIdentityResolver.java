@@ -13,7 +13,9 @@ import org.jspecify.annotations.Nullable;
 public interface ClientIdentityResolver {
 
 	/**
-	 * Names who sent a keyed request.
+	 * Names who sent a keyed request. Called before the body is read (a request refused or skipped for
+	 * want of an identity is never buffered), so it reads the principal or headers, never the body or
+	 * form parameters.
 	 * @param request the keyed request
 	 * @return the identity, or {@code null} when the request has none although one is required: the
 	 * filter then applies its {@link IdempotencyFilter.UnidentifiedClients policy}, by default refusing

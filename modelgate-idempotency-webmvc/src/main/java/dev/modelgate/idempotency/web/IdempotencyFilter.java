@@ -190,12 +190,6 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			}
 			return;
 		}
-		KeyedRequest read = this.reader.read(request, endpoint);
-		if (read.isRefused()) {
-			decide(read.refusal(), method, endpoint, null);
-			reject(read.problem(), request, response);
-			return;
-		}
 		String identity = this.identityResolver.resolve(request);
 		if (identity == null) {
 			switch (this.settings.unidentifiedClients()) {
@@ -208,11 +202,18 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 				case SKIP -> {
 					decide(IdempotencyOutcome.UNIDENTIFIED_SKIPPED, method, endpoint, null);
 					decide(IdempotencyOutcome.BYPASSED, method, endpoint, null);
-					chain.doFilter(read.request(), response);
+					chain.doFilter(request, response);
 					return;
 				}
 				case SHARE -> identity = DefaultClientIdentityResolver.ANONYMOUS;
 			}
+		}
+		// After the identity, so that a request refused or skipped for the lack of one is never buffered.
+		KeyedRequest read = this.reader.read(request, endpoint);
+		if (read.isRefused()) {
+			decide(read.refusal(), method, endpoint, null);
+			reject(read.problem(), request, response);
+			return;
 		}
 		String scope = IdempotencyScope.of(identity, method, endpoint.scopeName(), key).hash();
 		try (ScopeMdc.Binding mdc = ScopeMdc.bind(MDC_SCOPE_KEY, scope)) {
