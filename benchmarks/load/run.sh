@@ -93,7 +93,7 @@ start_app() {
 	[ $# -gt 0 ] && shift
 	app=("$@")
 	log "starting the sample app ($name)"
-	java "${jvm[@]}" -jar "$jar" --server.port="$app_port" --spring.profiles.active=redis \
+	java "${jvm[@]}" -jar "$jar" --server.port="$app_port" --management.server.port=0 --spring.profiles.active=redis \
 		--spring.data.redis.port="$redis_port" --modelgate.benchmark.enabled=true \
 		--modelgate.idempotency.ttl=60s "${app[@]}" >"$out/app-$name.log" 2>&1 &
 	app_pid=$!

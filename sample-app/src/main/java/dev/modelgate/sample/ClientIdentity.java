@@ -7,7 +7,8 @@ import java.util.HexFormat;
 
 /**
  * Who a client is, for billing and the response cache: the SHA-256 of its Authorization header, so
- * that no API key is ever stored; "anonymous" without one.
+ * that no API key is ever stored; "anonymous" without one, or with a blank one (as the idempotency
+ * filter sees it: a blank header identifies nobody).
  */
 public final class ClientIdentity {
 
@@ -15,7 +16,7 @@ public final class ClientIdentity {
 	}
 
 	public static String of(String authorization) {
-		if (authorization == null || authorization.isEmpty()) {
+		if (authorization == null || authorization.isBlank()) {
 			return "anonymous";
 		}
 		try {

@@ -16,6 +16,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static dev.modelgate.sample.GatewayClient.newKey;
@@ -25,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What the README's observability section shows, with the gateway as it starts from the README:
  * Prometheus metrics of the idempotency filter, health with the store's contributor, and read-only
- * look-ups of a record through the idempotency endpoint.
+ * look-ups of a record through the idempotency endpoint, all on the management port (bound to
+ * loopback), none on the application port but the liveness and readiness statuses.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class ObservabilityTests {
@@ -36,6 +39,9 @@ class ObservabilityTests {
 
 	@LocalServerPort
 	int port;
+
+	@LocalManagementPort
+	int managementPort;
 
 	GatewayClient gateway;
 
@@ -50,7 +56,7 @@ class ObservabilityTests {
 		this.gateway.chat(promptRequest("Count me"), "Idempotency-Key", key, "Authorization", "Bearer metrics");
 		this.gateway.chat(promptRequest("Count me"), "Idempotency-Key", key, "Authorization", "Bearer metrics");
 
-		HttpResponse<String> scrape = send("GET", "/actuator/prometheus");
+		HttpResponse<String> scrape = management("GET", "/actuator/prometheus");
 		assertThat(scrape.statusCode()).isEqualTo(200);
 		String metrics = scrape.body();
 		assertThat(series(metrics, "modelgate_idempotency_decisions_total")).anySatisfy((line) -> assertThat(line)
@@ -67,7 +73,7 @@ class ObservabilityTests {
 
 	@Test
 	void healthShowsTheIdempotencyStore() {
-		HttpResponse<String> health = send("GET", "/actuator/health");
+		HttpResponse<String> health = management("GET", "/actuator/health");
 		assertThat(health.statusCode()).isEqualTo(200);
 		JsonNode body = JsonMapper.builder().build().readTree(health.body());
 		assertThat(body.path("status").asString()).isEqualTo("UP");
@@ -82,15 +88,47 @@ class ObservabilityTests {
 		String lookup = "/actuator/idempotency?method=POST&route=" + ROUTE + "&key=" + key + "&client="
 				+ URLEncoder.encode("Bearer support", StandardCharsets.UTF_8);
 
-		HttpResponse<String> found = send("GET", lookup);
+		HttpResponse<String> found = management("GET", lookup);
 		assertThat(found.statusCode()).isEqualTo(200);
 		JsonNode record = JsonMapper.builder().build().readTree(found.body());
 		assertThat(record.path("state").asString()).isEqualTo("completed");
 		assertThat(record.path("outcome").asString()).isEqualTo("response");
 		assertThat(found.body()).doesNotContain(key).doesNotContain("Did it go through");
 
-		assertThat(send("DELETE", lookup).statusCode()).isGreaterThanOrEqualTo(400);
-		assertThat(send("GET", lookup).statusCode()).isEqualTo(200);
+		assertThat(management("DELETE", lookup).statusCode()).isGreaterThanOrEqualTo(400);
+		assertThat(management("GET", lookup).statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void applicationPortShowsNoRecordNorMetricsNorHealthDetails() {
+		String key = newKey();
+		this.gateway.chat(promptRequest("Private"), "Idempotency-Key", key, "Authorization", "Bearer private");
+		String lookup = "/actuator/idempotency?method=POST&route=" + ROUTE + "&key=" + key + "&client="
+				+ URLEncoder.encode("Bearer private", StandardCharsets.UTF_8);
+		assertThat(management("GET", lookup).statusCode()).isEqualTo(200);
+
+		for (String path : List.of(lookup, "/actuator/prometheus", "/actuator/health", "/actuator")) {
+			HttpResponse<String> answer = application("GET", path);
+			assertThat(answer.statusCode()).as(path).isEqualTo(404);
+			assertThat(answer.body()).as(path).doesNotContain("completed").doesNotContain("modelgate_idempotency");
+		}
+	}
+
+	@Test
+	void applicationPortAnswersLivenessAndReadinessWithAStatusOnly() {
+		for (String path : List.of("/livez", "/readyz")) {
+			HttpResponse<String> probe = application("GET", path);
+			assertThat(probe.statusCode()).as(path).isEqualTo(200);
+			assertThat(JsonMapper.builder().build().readTree(probe.body()).path("status").asString()).isEqualTo("UP");
+			assertThat(probe.body()).as(path).doesNotContain("idempotency");
+		}
+	}
+
+	/** A separate port alone would still be open to the network: it listens on loopback only. */
+	@Test
+	void managementServerListensOnLoopbackOnly(@Value("${management.server.address}") String address) {
+		assertThat(address).isEqualTo("127.0.0.1");
+		assertThat(this.managementPort).isNotEqualTo(this.port);
 	}
 
 	/** The samples of one metric in a Prometheus scrape. */
@@ -98,8 +136,16 @@ class ObservabilityTests {
 		return scrape.lines().filter((line) -> line.startsWith(name + "{") || line.startsWith(name + " ")).toList();
 	}
 
-	private HttpResponse<String> send(String method, String path) {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+	private HttpResponse<String> management(String method, String path) {
+		return send(this.managementPort, method, path);
+	}
+
+	private HttpResponse<String> application(String method, String path) {
+		return send(this.port, method, path);
+	}
+
+	private HttpResponse<String> send(int port, String method, String path) {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
 			.method(method, HttpRequest.BodyPublishers.noBody())
 			.build();
 		try {

@@ -82,8 +82,7 @@ public class ModelgateIdempotencyAutoConfiguration {
 						+ "authenticated principal share one anonymous idempotency key space. Set it (for example "
 						+ "to Authorization) or declare a ClientIdentityResolver bean.");
 			}
-			return new DefaultClientIdentityResolver(properties.getClientIdentityHeader(),
-					properties.getUnidentifiedClients() == ModelgateIdempotencyProperties.UnidentifiedClients.SHARE);
+			return new DefaultClientIdentityResolver(properties.getClientIdentityHeader());
 		}
 
 		@Bean
@@ -121,9 +120,34 @@ public class ModelgateIdempotencyAutoConfiguration {
 							properties.getMaxRequestSize().toBytes(), properties.getMaxResponseSize().toBytes(),
 							properties.getRetryAfter(), properties.getMismatchStatus(), properties.getReplayedHeaderName(),
 							StringUtils.hasText(properties.getClientIdentityHeader()) ? properties.getClientIdentityHeader()
-									: "identity"));
+									: "identity",
+							unidentifiedClients(properties, identityResolver)));
 			filter.setListeners(listeners.orderedStream().toList());
 			return filter;
+		}
+
+		/**
+		 * The policy for keyed requests without a client identity, with a WARN when it lets them run
+		 * where another client's answer or no protection at all awaits them. It applies only where the
+		 * resolver can find no identity: with no identity header, the default resolver puts every such
+		 * request into the anonymous key space, and says so at start-up itself.
+		 */
+		private static IdempotencyFilter.UnidentifiedClients unidentifiedClients(
+				ModelgateIdempotencyProperties properties, ClientIdentityResolver identityResolver) {
+			IdempotencyFilter.UnidentifiedClients policy = IdempotencyFilter.UnidentifiedClients
+				.valueOf(properties.getUnidentifiedClients().name());
+			boolean applies = StringUtils.hasText(properties.getClientIdentityHeader())
+					|| !(identityResolver instanceof DefaultClientIdentityResolver);
+			if (applies && policy == IdempotencyFilter.UnidentifiedClients.SHARE) {
+				logger.warn("modelgate.idempotency.unidentified-clients=share: keyed requests without a client identity "
+						+ "share one anonymous idempotency key space, so one such client can be answered with "
+						+ "another's result.");
+			}
+			if (applies && policy == IdempotencyFilter.UnidentifiedClients.SKIP) {
+				logger.warn("modelgate.idempotency.unidentified-clients=skip: keyed requests without a client identity "
+						+ "run without idempotency protection, so their retries run again.");
+			}
+			return policy;
 		}
 
 	}

@@ -100,8 +100,9 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	/**
 	 * What a keyed request gets when client-identity-header is set but the request has neither an
-	 * authenticated principal nor that header: reject (400 idempotency_client_unidentified, so that no
-	 * client is ever answered with another's result) or share (one key space for all such requests).
+	 * authenticated principal nor a non-blank value of that header: reject (400
+	 * idempotency_client_unidentified, so that no client is ever answered with another's result), share
+	 * (one key space for all such requests) or skip (it runs without idempotency, as if it had no key).
 	 */
 	private UnidentifiedClients unidentifiedClients = UnidentifiedClients.REJECT;
 
@@ -320,7 +321,10 @@ public class ModelgateIdempotencyProperties implements Validator {
 		REJECT,
 
 		/** Put into one key space shared by every unidentified request. */
-		SHARE
+		SHARE,
+
+		/** Run without idempotency protection, as if the request had no key. */
+		SKIP
 
 	}
 

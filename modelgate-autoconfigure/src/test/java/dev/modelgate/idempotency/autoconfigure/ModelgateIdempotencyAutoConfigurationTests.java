@@ -15,6 +15,8 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -346,6 +348,30 @@ class ModelgateIdempotencyAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(output).doesNotContain(ANONYMOUS_WARNING);
+			});
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "share, one anonymous idempotency key space", "skip, without idempotency protection" })
+	void warnsOnceWhenUnidentifiedClientsMayShareOrSkip(String policy, String warning, CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("modelgate.idempotency.store=memory",
+					"modelgate.idempotency.client-identity-header=Authorization",
+					"modelgate.idempotency.unidentified-clients=" + policy)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).containsOnlyOnce("unidentified-clients=" + policy).contains(warning);
+			});
+	}
+
+	@Test
+	void doesNotWarnWhenUnidentifiedClientsAreRejected(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("modelgate.idempotency.store=memory",
+					"modelgate.idempotency.client-identity-header=Authorization")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).doesNotContain("unidentified-clients=");
 			});
 	}
 

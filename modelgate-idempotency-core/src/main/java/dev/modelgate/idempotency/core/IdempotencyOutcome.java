@@ -6,7 +6,9 @@ import java.util.Locale;
  * What was decided at one point of a keyed request (to an {@code @Idempotent} endpoint) or call (of
  * {@link IdempotencyTemplate}). A keyed request gets one decision before its handler would run (the first group below)
  * and, when it acquired the key, one more once the handler is done (the second group);
- * {@link #WAITED} comes in addition, before the decision a waiting duplicate ends with.
+ * {@link #WAITED} comes in addition, before the decision a waiting duplicate ends with, and so do
+ * {@link #UNIDENTIFIED_SHARED} and {@link #UNIDENTIFIED_SKIPPED}, before the decision of a request
+ * without a client identity.
  */
 public enum IdempotencyOutcome {
 
@@ -34,6 +36,19 @@ public enum IdempotencyOutcome {
 	 */
 	UNIDENTIFIED("no client identity while an identity source is configured: answered 400"),
 
+	/**
+	 * The request has no client identity and enters the key space that every unidentified client
+	 * shares (no identity source is configured, or unidentified clients may share); comes in addition,
+	 * before the decision the request ends with.
+	 */
+	UNIDENTIFIED_SHARED("no client identity: in the key space shared by every unidentified client"),
+
+	/**
+	 * The request has no client identity and unidentified clients skip idempotency: followed by
+	 * {@link #BYPASSED}.
+	 */
+	UNIDENTIFIED_SKIPPED("no client identity: skipping idempotency (unidentified-clients=skip)"),
+
 	/** No key on a {@code required = true} endpoint: answered 400. */
 	MISSING_KEY("no key on a required endpoint: answered 400"),
 
@@ -48,7 +63,8 @@ public enum IdempotencyOutcome {
 
 	/**
 	 * The handler runs without protection: a request without a key on an endpoint that does not
-	 * require one, or a store failure on an endpoint with {@code onStoreFailure = PROCEED}.
+	 * require one, a store failure on an endpoint with {@code onStoreFailure = PROCEED}, or an
+	 * unidentified client when unidentified clients skip idempotency.
 	 */
 	BYPASSED("running the handler without idempotency protection"),
 

@@ -14,7 +14,10 @@ import org.jspecify.annotations.Nullable;
  * The authenticated principal's name when there is one; else the SHA-256 of the configured identity
  * header (for example {@code Authorization}, so that two API keys never share a key space). A request
  * with neither gets one shared anonymous identity when no identity header is configured; when one is,
- * it gets none (and a keyed request is refused), unless unidentified clients are allowed to share.
+ * it gets none, and the filter applies its policy for unidentified clients (refuse by default).
+ *
+ * <p>A blank name or header value (empty, or white space only) identifies nobody: were it an identity,
+ * every client that sends {@code Authorization: } would share one key space.
  */
 public class DefaultClientIdentityResolver implements ClientIdentityResolver {
 
@@ -23,40 +26,25 @@ public class DefaultClientIdentityResolver implements ClientIdentityResolver {
 
 	private final @Nullable String identityHeader;
 
-	private final boolean shareUnidentified;
-
 	/**
-	 * A resolver that refuses to identify a request without the identity header, when there is one.
-	 * @param identityHeader the header that identifies unauthenticated clients, or {@code null}
+	 * @param identityHeader the header that identifies unauthenticated clients, or {@code null} to give
+	 * every request without a principal the shared {@link #ANONYMOUS} identity
 	 */
 	public DefaultClientIdentityResolver(@Nullable String identityHeader) {
-		this(identityHeader, false);
-	}
-
-	/**
-	 * @param identityHeader the header that identifies unauthenticated clients, or {@code null}
-	 * @param shareUnidentified whether a request with neither a principal nor the header gets the shared
-	 * anonymous identity even though the header is configured
-	 */
-	public DefaultClientIdentityResolver(@Nullable String identityHeader, boolean shareUnidentified) {
 		this.identityHeader = identityHeader;
-		this.shareUnidentified = shareUnidentified;
 	}
 
 	@Override
 	public @Nullable String resolve(HttpServletRequest request) {
 		Principal principal = request.getUserPrincipal();
-		if (principal != null && principal.getName() != null) {
+		if (principal != null && principal.getName() != null && !principal.getName().isBlank()) {
 			return principalIdentity(principal.getName());
 		}
-		if (this.identityHeader != null) {
-			String value = request.getHeader(this.identityHeader);
-			if (value != null && !value.isEmpty()) {
-				return headerIdentity(value);
-			}
-			return this.shareUnidentified ? ANONYMOUS : null;
+		if (this.identityHeader == null) {
+			return ANONYMOUS;
 		}
-		return ANONYMOUS;
+		String value = request.getHeader(this.identityHeader);
+		return (value != null && !value.isBlank()) ? headerIdentity(value) : null;
 	}
 
 	/**

@@ -190,21 +190,38 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			}
 			return;
 		}
+		String identity = this.identityResolver.resolve(request);
+		if (identity == null) {
+			switch (this.settings.unidentifiedClients()) {
+				case REJECT -> {
+					decide(IdempotencyOutcome.UNIDENTIFIED, method, endpoint, null);
+					reject(IdempotencyProblem.clientUnidentified(this.settings.clientIdentityHeader()), request,
+							response);
+					return;
+				}
+				case SKIP -> {
+					decide(IdempotencyOutcome.UNIDENTIFIED_SKIPPED, method, endpoint, null);
+					decide(IdempotencyOutcome.BYPASSED, method, endpoint, null);
+					chain.doFilter(request, response);
+					return;
+				}
+				case SHARE -> identity = DefaultClientIdentityResolver.ANONYMOUS;
+			}
+		}
+		// After the identity, so that a request refused or skipped for the lack of one is never buffered.
 		KeyedRequest read = this.reader.read(request, endpoint);
 		if (read.isRefused()) {
 			decide(read.refusal(), method, endpoint, null);
 			reject(read.problem(), request, response);
 			return;
 		}
-		String identity = this.identityResolver.resolve(request);
-		if (identity == null) {
-			decide(IdempotencyOutcome.UNIDENTIFIED, method, endpoint, null);
-			reject(IdempotencyProblem.clientUnidentified(this.settings.clientIdentityHeader()), request, response);
-			return;
-		}
 		String scope = IdempotencyScope.of(identity, method, endpoint.scopeName(), key).hash();
 		try (ScopeMdc.Binding mdc = ScopeMdc.bind(MDC_SCOPE_KEY, scope)) {
-			handleKeyed(new Keyed(method, endpoint, scope, started), read, request, response, chain);
+			Keyed keyed = new Keyed(method, endpoint, scope, started);
+			if (DefaultClientIdentityResolver.ANONYMOUS.equals(identity)) {
+				decide(IdempotencyOutcome.UNIDENTIFIED_SHARED, keyed);
+			}
+			handleKeyed(keyed, read, request, response, chain);
 		}
 	}
 
@@ -318,6 +335,23 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	private record Keyed(String method, IdempotentEndpoint endpoint, String scope, long started) {
 	}
 
+	/** What a keyed request gets when the {@link ClientIdentityResolver} finds no client identity. */
+	public enum UnidentifiedClients {
+
+		/** Answered 400 {@code idempotency_client_unidentified}: no client is answered with another's result. */
+		REJECT,
+
+		/**
+		 * Put into the one {@link DefaultClientIdentityResolver#ANONYMOUS anonymous} key space that every
+		 * unidentified client shares: one such client can be answered with another's result.
+		 */
+		SHARE,
+
+		/** Run without idempotency protection, as if it had no key: a retry runs the handler again. */
+		SKIP
+
+	}
+
 	/**
 	 * Global settings of the filter.
 	 *
@@ -330,13 +364,15 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 * @param replayedHeaderName the header, valued {@code true}, that marks a replayed response
 	 * @param clientIdentityHeader the header that identifies clients, named in the problem answered to
 	 * an unidentified one
+	 * @param unidentifiedClients what a keyed request gets when its client has no identity
 	 */
 	public record Settings(String headerName, int keyMaxLength, long maxRequestBytes, long maxResponseBytes,
-			Duration retryAfter, int mismatchStatus, String replayedHeaderName, String clientIdentityHeader) {
+			Duration retryAfter, int mismatchStatus, String replayedHeaderName, String clientIdentityHeader,
+			UnidentifiedClients unidentifiedClients) {
 
 		/**
-		 * Settings that mark replays with {@value IdempotencyFilter#REPLAYED_HEADER}, Stripe's name, and
-		 * identify clients by {@code Authorization}.
+		 * Settings that mark replays with {@value IdempotencyFilter#REPLAYED_HEADER}, Stripe's name,
+		 * identify clients by {@code Authorization} and refuse keyed requests of unidentified clients.
 		 * @param headerName the key header
 		 * @param keyMaxLength the longest key accepted
 		 * @param maxRequestBytes the largest body buffered for a keyed request
@@ -347,7 +383,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		public Settings(String headerName, int keyMaxLength, long maxRequestBytes, long maxResponseBytes,
 				Duration retryAfter, int mismatchStatus) {
 			this(headerName, keyMaxLength, maxRequestBytes, maxResponseBytes, retryAfter, mismatchStatus,
-					REPLAYED_HEADER, "Authorization");
+					REPLAYED_HEADER, "Authorization", UnidentifiedClients.REJECT);
 		}
 
 	}

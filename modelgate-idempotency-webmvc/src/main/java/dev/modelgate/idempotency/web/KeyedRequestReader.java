@@ -76,10 +76,13 @@ final class KeyedRequestReader {
 	/**
 	 * The request path, not the route pattern, goes into the fingerprint: path variables are part of
 	 * the request, so {@code /orders/7/cancel} and {@code /orders/8/cancel} under one key are a key
-	 * reuse, never a replay of the other's response.
+	 * reuse, never a replay of the other's response. It is the path as Spring MVC matched it
+	 * ({@link MatchedPath}), so that spellings of one path that reach the same handler with the same
+	 * path variables are one request.
 	 */
 	private static String fingerprint(HttpServletRequest request, CanonicalBody body) {
-		return RequestFingerprint.of(request.getMethod(), request.getRequestURI(), request.getQueryString(), body);
+		return RequestFingerprint.of(request.getMethod(), MatchedPath.of(request.getRequestURI()),
+				request.getQueryString(), body);
 	}
 
 	/**

@@ -96,16 +96,16 @@ public final class SampleApp implements AutoCloseable {
 	}
 
 	private void awaitReady() {
-		this.process.awaitCondition(this::answersHealth, "answer on /actuator/health", START_TIMEOUT);
+		this.process.awaitCondition(this::answersReadiness, "answer on /readyz", START_TIMEOUT);
 	}
 
 	/**
-	 * Any answer will do: with the {@code redis} profile, health reports DOWN while the store is, and
-	 * the gateway is meant to serve all the same.
+	 * The readiness probe on the application port (Actuator itself is on the management port). Any
+	 * answer will do: the gateway is meant to serve whatever state its store is in.
 	 */
-	private boolean answersHealth() {
+	private boolean answersReadiness() {
 		try {
-			HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/health"))
+			HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/readyz"))
 				.timeout(Duration.ofSeconds(2))
 				.build();
 			probe.send(request, HttpResponse.BodyHandlers.discarding());
@@ -187,7 +187,9 @@ public final class SampleApp implements AutoCloseable {
 			List<String> command = new ArrayList<>(List.of(Binaries.java(), "-Xmx384m", "-XX:+UseSerialGC",
 					"-XX:TieredStopAtLevel=1", "-Xss512k"));
 			command.addAll(this.jvmOptions);
-			command.addAll(List.of("-jar", jar().toString(), "--server.port=" + port, "--spring.main.banner-mode=off"));
+			// A management port of its own (the sample's fixed 8081 would clash between gateways); no test reads it.
+			command.addAll(List.of("-jar", jar().toString(), "--server.port=" + port, "--management.server.port=0",
+					"--spring.main.banner-mode=off"));
 			command.addAll(this.arguments);
 			ManagedProcess process = ManagedProcess.start(this.name, command, this.environment,
 					WorkDirectories.log(this.scenario, this.name));
