@@ -1,6 +1,7 @@
 /**
- * Finds the Redis and PostgreSQL servers tests talk to: local ones from environment variables,
- * else Testcontainers where Docker runs.
+ * The servers tests talk to: the shared Redis and PostgreSQL servers (local ones from environment
+ * variables, else Testcontainers where Docker runs), and throw-away {@code redis-server} processes
+ * of a test's own, with ACL users or TLS.
  */
 @NullMarked
 package dev.modelgate.idempotency.testsupport;
