@@ -14,8 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.modelgate.idempotency.actuate.IdempotencyStoreHealthIndicator;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.BeginResult.Outcome;
 import dev.modelgate.idempotency.core.IdempotencyStore;
@@ -28,13 +30,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The auto-configured Redis store over TLS, configured as the README says: Spring Boot's
- * {@code spring.data.redis.ssl.bundle} naming a PEM bundle that trusts the server's certificate
- * authority, on a {@code redis-server} that speaks only TLS.
+ * The auto-configured Redis store as the README sets it up for production, on a
+ * {@code redis-server} that speaks only TLS: Spring Boot's {@code spring.data.redis.ssl.bundle}
+ * naming a PEM bundle that trusts the server's certificate authority, and the user that the
+ * README's ACL line creates, run as written.
  */
 class RedisStoreTlsTests {
 
 	private static final Duration LONG = Duration.ofMinutes(5);
+
+	private static final String PASSWORD = "store-secret";
 
 	@TempDir
 	static Path directory;
@@ -45,7 +50,7 @@ class RedisStoreTlsTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				ModelgateIdempotencyAutoConfiguration.class))
+				ModelgateIdempotencyAutoConfiguration.class, ModelgateIdempotencyHealthContributorAutoConfiguration.class))
 		.withPropertyValues("modelgate.idempotency.store=redis", "spring.data.redis.timeout=5s",
 				"spring.data.redis.ssl.bundle=redis");
 
@@ -53,6 +58,7 @@ class RedisStoreTlsTests {
 	static void startRedisOverTls() throws IOException {
 		certificates = TestCertificates.create(Files.createDirectory(directory.resolve("server")));
 		redis = RedisProcess.startTls(certificates);
+		createUserAsTheReadmeSays();
 	}
 
 	@AfterAll
@@ -61,11 +67,14 @@ class RedisStoreTlsTests {
 	}
 
 	@Test
-	void storeRecordsAndReplaysOverTlsTrustingTheBundlesAuthority() {
+	void storeRecordsAndReplaysOverTlsAsTheReadmesUser() {
 		this.contextRunner.withPropertyValues("spring.data.redis.host=localhost",
-				"spring.data.redis.port=" + redis.port(),
+				"spring.data.redis.port=" + redis.port(), "spring.data.redis.username=modelgate",
+				"spring.data.redis.password=" + PASSWORD,
 				"spring.ssl.bundle.pem.redis.truststore.certificate=file:" + certificates.caCertificate())
 			.run((context) -> {
+				assertThat(context.getBean(IdempotencyStoreHealthIndicator.class).health().getStatus())
+					.isEqualTo(Status.UP);
 				IdempotencyStore store = context.getBean(IdempotencyStore.class);
 				String scope = UUID.randomUUID().toString().replace("-", "");
 				String token = UUID.randomUUID().toString();
@@ -84,6 +93,7 @@ class RedisStoreTlsTests {
 		TestCertificates elsewhere = TestCertificates.create(Files.createDirectory(directory.resolve("elsewhere")),
 				"DNS:redis.elsewhere.invalid");
 		try (RedisProcess misnamed = RedisProcess.startTls(elsewhere)) {
+			// As the default user: the connection is refused before anyone logs in.
 			this.contextRunner.withPropertyValues("spring.data.redis.host=127.0.0.1",
 					"spring.data.redis.port=" + misnamed.port(),
 					"spring.ssl.bundle.pem.redis.truststore.certificate=file:" + elsewhere.caCertificate())
@@ -91,6 +101,16 @@ class RedisStoreTlsTests {
 					.isThrownBy(() -> context.getBean(IdempotencyStore.class).begin("scope", "fp", "token", LONG))
 					.withStackTraceContaining("No subject alternative names matching IP address 127.0.0.1"));
 		}
+	}
+
+	/** Runs the README's {@code ACL SETUSER} line as written, with this test's password. */
+	private static void createUserAsTheReadmeSays() throws IOException {
+		String line = Files.readAllLines(Path.of("..", "README.md"))
+			.stream()
+			.filter((candidate) -> candidate.startsWith("ACL SETUSER modelgate on >PASSWORD "))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("The README gives no ACL SETUSER line"));
+		assertThat(redis.cli(line.replace(">PASSWORD", ">" + PASSWORD).split(" "))).isEqualTo("OK");
 	}
 
 }
