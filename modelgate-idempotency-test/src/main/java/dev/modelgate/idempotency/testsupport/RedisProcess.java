@@ -35,10 +35,14 @@ public final class RedisProcess implements AutoCloseable {
 
 	private final Path directory;
 
+	/** Stops the server if the JVM exits without {@link #close()}, so that no server outlives the tests. */
+	private final Thread stopOnExit;
+
 	private RedisProcess(Process process, int port, Path directory) {
 		this.process = process;
 		this.port = port;
 		this.directory = directory;
+		this.stopOnExit = new Thread(process::destroyForcibly);
 	}
 
 	/**
@@ -99,6 +103,7 @@ public final class RedisProcess implements AutoCloseable {
 	/** Stops the server and deletes its directory. */
 	@Override
 	public void close() {
+		Runtime.getRuntime().removeShutdownHook(this.stopOnExit);
 		this.process.destroy();
 		try {
 			if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
@@ -128,7 +133,7 @@ public final class RedisProcess implements AutoCloseable {
 			command.addAll(Arrays.asList(configuration));
 			RedisProcess redis = new RedisProcess(launch(command, directory.resolve("redis.log")), port, directory);
 			if (redis.awaitReady()) {
-				Runtime.getRuntime().addShutdownHook(new Thread(redis.process::destroyForcibly));
+				Runtime.getRuntime().addShutdownHook(redis.stopOnExit);
 				return redis;
 			}
 			redis.process.destroyForcibly();
