@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -42,7 +43,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class RedisAclIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
-	/** The README's rules for the store's user, on the default key prefix; the README is checked to say exactly this. */
+	/** The README's rules for the store's user, on the default key prefix (checked to be what the README says). */
 	static final List<String> STORE_RULES = List.of("resetkeys", "~modelgate:idempotency:*", "resetchannels",
 			"-@all", "+evalsha", "+eval", "+exists", "+time", "+hset", "+hmget", "+hdel", "+hstrlen", "+pexpire",
 			"+pttl", "+del");
@@ -96,11 +97,13 @@ class RedisAclIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		redis.cli("ACL", "LOG", "RESET");
 	}
 
+	static Stream<String> commandRules() {
+		return STORE_RULES.stream().filter((rule) -> rule.startsWith("+"));
+	}
+
 	@ParameterizedTest(name = "without {0}")
-	@ValueSource(strings = { "+evalsha", "+eval", "+exists", "+time", "+hset", "+hmget", "+hdel", "+hstrlen",
-			"+pexpire", "+pttl", "+del" })
+	@MethodSource("commandRules")
 	void userWithoutOneOfTheCommandsGetsAStoreFailure(String rule) {
-		assertThat(STORE_RULES).contains(rule);
 		List<String> rules = new ArrayList<>(STORE_RULES);
 		rules.remove(rule);
 		String user = "without-" + rule.substring(1);
@@ -147,9 +150,11 @@ class RedisAclIdempotencyStoreTests extends IdempotencyStoreContractTests {
 	void storeUserIsRefusedWhatOnlyTheOptionalRulesAllow() {
 		try (RedisConnection connection = connectionFactory.getConnection()) {
 			assertThatExceptionOfType(DataAccessException.class)
-				.isThrownBy(() -> connection.serverCommands().getConfig("maxmemory-policy"));
+				.isThrownBy(() -> connection.serverCommands().getConfig("maxmemory-policy"))
+				.withStackTraceContaining("NOPERM");
 			assertThatExceptionOfType(DataAccessException.class)
-				.isThrownBy(() -> connection.serverCommands().info("memory"));
+				.isThrownBy(() -> connection.serverCommands().info("memory"))
+				.withStackTraceContaining("NOPERM");
 			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> waitForReplicas(connection))
 				.withMessageContaining("NOPERM");
 		}
