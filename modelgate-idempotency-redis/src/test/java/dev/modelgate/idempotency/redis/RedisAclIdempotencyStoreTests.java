@@ -77,7 +77,7 @@ class RedisAclIdempotencyStoreTests extends IdempotencyStoreContractTests {
 	@AfterEach
 	void noCommandWasRefused() {
 		// Redis 7.2 and later refuse Lettuce's CLIENT SETINFO at connection, which Lettuce ignores.
-		assertThat(refusals()).as("refusals in ACL LOG")
+		assertThat(refusals(redis)).as("refusals in ACL LOG")
 			.noneMatch((refusal) -> !"client|setinfo".equals(refusal.get("object")));
 	}
 
@@ -211,11 +211,11 @@ class RedisAclIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	/** The newest entry of {@code ACL LOG}, as field names to values. */
 	private static Map<String, String> lastRefusal() {
-		return refusals().get(0);
+		return refusals(redis).get(0);
 	}
 
-	/** The entries of {@code ACL LOG}, newest first, each as field names to values. */
-	private static List<Map<String, String>> refusals() {
+	/** The entries of {@code redis}'s {@code ACL LOG}, newest first, each as field names to values. */
+	static List<Map<String, String>> refusals(RedisProcess redis) {
 		String log = redis.cli("ACL", "LOG");
 		List<Map<String, String>> entries = new ArrayList<>();
 		if (log.isEmpty()) {

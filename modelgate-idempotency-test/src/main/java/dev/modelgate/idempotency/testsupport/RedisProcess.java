@@ -68,6 +68,28 @@ public final class RedisProcess implements AutoCloseable {
 				configuration);
 	}
 
+	/**
+	 * Starts a one-node Redis Cluster (Redis 7 or later) that speaks plain RESP on its port and
+	 * serves every slot, and waits until the cluster is up.
+	 * @param configuration further {@code redis-server} arguments
+	 * @return the started node, answering commands
+	 */
+	public static RedisProcess startCluster(String... configuration) {
+		// The cluster bus would be on port + 10000, which is past 65535 for many free ports.
+		RedisProcess node = start((port) -> List.of("--port", Integer.toString(port), "--cluster-enabled", "yes",
+				"--cluster-config-file", "nodes.conf", "--cluster-port", Integer.toString(freePort())), configuration);
+		String added = node.cli("CLUSTER", "ADDSLOTSRANGE", "0", "16383");
+		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+		while (!node.cli("CLUSTER", "INFO").contains("cluster_state:ok")) {
+			if (!"OK".equals(added) || System.nanoTime() > deadline) {
+				node.close();
+				throw new IllegalStateException("The one-node cluster did not come up: " + added);
+			}
+			sleep();
+		}
+		return node;
+	}
+
 	/** {@return the port it listens on, on 127.0.0.1} */
 	public int port() {
 		return this.port;

@@ -1,7 +1,7 @@
 /**
  * The servers tests talk to: the shared Redis and PostgreSQL servers (local ones from environment
  * variables, else Testcontainers where Docker runs), and throw-away {@code redis-server} processes
- * of a test's own, with ACL users or TLS.
+ * of a test's own, with ACL users, TLS or as a one-node cluster.
  */
 @NullMarked
 package dev.modelgate.idempotency.testsupport;
