@@ -207,7 +207,7 @@ public final class RedisProcess implements AutoCloseable {
 
 	private static Path temporaryDirectory() {
 		try {
-			return Files.createTempDirectory("modelgate-redis-");
+			return Files.createTempDirectory("modelgate-redis-process-");
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
