@@ -17,11 +17,12 @@ import java.util.stream.Stream;
 
 /**
  * A throw-away {@code redis-server} of a test's own, for what the shared test server cannot be
- * given without leaking into other tests: ACL users, TLS. It listens on 127.0.0.1 on a free port
- * (plain or TLS), keeps nothing on disk, and takes administrative commands as the {@code default}
- * user through {@code redis-cli} on a Unix socket of its own, so that they work whatever its port
- * speaks. It needs {@code redis-server} and {@code redis-cli} (Redis 6 or later, built with TLS for
- * {@link #startTls}) on the {@code PATH}; without them it fails, it never skips.
+ * given without leaking into other tests: ACL users, TLS, cluster mode. It listens on 127.0.0.1 on
+ * a free port (plain or TLS), persists no data, deletes its directory (log, socket) when closed,
+ * and takes administrative commands as the {@code default} user through {@code redis-cli} on a
+ * Unix socket of its own, so that they work whatever its port speaks. It needs {@code redis-server}
+ * and {@code redis-cli} (Redis 6 or later, built with TLS for {@link #startTls}) on the
+ * {@code PATH}; without them it fails, it never skips.
  */
 public final class RedisProcess implements AutoCloseable {
 
