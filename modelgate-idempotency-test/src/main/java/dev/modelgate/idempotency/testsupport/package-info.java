@@ -1,7 +1,7 @@
 /**
- * Finds the Redis and PostgreSQL servers tests talk to: local ones from environment variables,
- * else Testcontainers where Docker runs; and starts a {@code redis-server} of a test's own where a
- * test needs one configured its way.
+ * The servers tests talk to: the shared Redis and PostgreSQL servers (local ones from environment
+ * variables, else Testcontainers where Docker runs), and throw-away {@code redis-server} processes
+ * of a test's own, configured its way (an eviction policy, ACL users, TLS, a one-node cluster).
  */
 @NullMarked
 package dev.modelgate.idempotency.testsupport;
