@@ -39,6 +39,24 @@ class RedisStoreCallTimeLimitTests {
 	}
 
 	@Test
+	void callTimeLimitBehindSentinelAllowsAConnectTimeoutPerSentinelAndOneForThePrimary() {
+		this.contextRunner
+			.withPropertyValues("spring.data.redis.sentinel.master=mymaster",
+					"spring.data.redis.sentinel.nodes=127.0.0.1:26379,127.0.0.1:26380,127.0.0.1:26381",
+					"spring.data.redis.timeout=1s", "spring.data.redis.connect-timeout=500ms")
+			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
+				.isEqualTo(Duration.ofSeconds(2)));
+	}
+
+	@Test
+	void replicaAcknowledgementsLeaveTheCallTimeLimitToTheCoordinator() {
+		this.contextRunner
+			.withPropertyValues("spring.data.redis.timeout=1s", "spring.data.redis.connect-timeout=500ms",
+					"modelgate.idempotency.redis.replica-acknowledgements=1")
+			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit()).isNull());
+	}
+
+	@Test
 	void callTimeLimitIsLettucesDefaultWhenNoneIsConfigured() {
 		this.contextRunner.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
 			.isEqualTo(Duration.ofSeconds(60)));
