@@ -34,6 +34,11 @@ class RedisStoreConfiguration {
 	RedisIdempotencyStore redisIdempotencyStore(RedisConnectionFactory connectionFactory,
 			ModelgateIdempotencyProperties properties) {
 		Duration commandTimeout = LETTUCE_PRESENT ? Lettuce.commandTimeout(connectionFactory) : null;
+		if (properties.getRedis().getReplicaAcknowledgements() > 0 && isCluster(connectionFactory)) {
+			throw new IllegalStateException("modelgate.idempotency.redis.replica-acknowledgements works with a "
+					+ "standalone Redis primary and its replicas or with Sentinel, not with Redis Cluster (WAIT would "
+					+ "have to go to each key's master): set it to 0, or use Sentinel");
+		}
 		return new RedisIdempotencyStore(connectionFactory, properties.getRedis().getKeyPrefix(), commandTimeout,
 				replicaAcknowledgement(properties.getRedis()));
 	}
@@ -42,6 +47,10 @@ class RedisStoreConfiguration {
 		return (redis.getReplicaAcknowledgements() > 0)
 				? new ReplicaAcknowledgement(redis.getReplicaAcknowledgements(), redis.getReplicaAcknowledgementTimeout())
 				: null;
+	}
+
+	private static boolean isCluster(RedisConnectionFactory connectionFactory) {
+		return LETTUCE_PRESENT && Lettuce.isCluster(connectionFactory);
 	}
 
 	/** Kept apart so that nothing loads Lettuce's connection factory when Lettuce is absent. */
@@ -56,6 +65,10 @@ class RedisStoreConfiguration {
 		 * more. Only when the result fits within {@code operation-timeout} are calls made on the
 		 * request thread.
 		 */
+		static boolean isCluster(RedisConnectionFactory connectionFactory) {
+			return connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+		}
+
 		static @Nullable Duration commandTimeout(RedisConnectionFactory connectionFactory) {
 			if (!(connectionFactory instanceof LettuceConnectionFactory lettuce)) {
 				return null;
