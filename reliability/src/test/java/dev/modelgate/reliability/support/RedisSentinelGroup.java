@@ -13,6 +13,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
 /**
  * A Redis primary, one replica and three Sentinels of the suite's own, on free ports: the
  * deployment where Sentinel promotes the replica when the primary dies. Sentinels declare the
@@ -108,6 +112,18 @@ public final class RedisSentinelGroup implements StoreServer {
 	/** {@code 127.0.0.1:s1,127.0.0.1:s2,127.0.0.1:s3}. */
 	public String sentinelNodes() {
 		return this.sentinelPorts.stream().map((port) -> "127.0.0.1:" + port).collect(Collectors.joining(","));
+	}
+
+	/** A started connection factory that finds the primary through the Sentinels; the caller destroys it. */
+	public LettuceConnectionFactory connectionFactory() {
+		RedisSentinelConfiguration sentinel = new RedisSentinelConfiguration();
+		sentinel.master(MASTER_NAME);
+		this.sentinelPorts.forEach((port) -> sentinel.sentinel("127.0.0.1", port));
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(sentinel,
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(5)).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
 	}
 
 	public RedisServer primary() {
