@@ -165,13 +165,18 @@ public final class RedisSentinelGroup implements StoreServer {
 	}
 
 	/**
-	 * Waits until every Sentinel names the replica as the primary, and answers how long that took.
+	 * Waits until the failover is over: the replica reports itself a primary, and every Sentinel
+	 * names it and has no failover in progress (while one is, Sentinels already name the replica
+	 * they chose, and an aborted failover turns it back into a replica). Answers how long it took.
 	 */
 	public Duration awaitPromotion(Duration timeout) {
 		long start = System.nanoTime();
 		long deadline = start + timeout.toNanos();
 		String expected = Integer.toString(this.replica.port());
-		while (!this.sentinelPorts.stream().allMatch((port) -> expected.equals(masterPort(port)))) {
+		while (!info(this.replica, "replication").contains("role:master")
+				|| !this.sentinelPorts.stream().allMatch((port) -> expected.equals(masterPort(port))
+						&& "master".equals(field(List.of(cli(port, "SENTINEL", "MASTER", MASTER_NAME).split("\n")),
+								"flags")))) {
 			if (System.nanoTime() > deadline) {
 				throw new IllegalStateException("Sentinel did not promote the replica (port " + expected + ") within "
 						+ timeout + "; the Sentinels name " + this.sentinelPorts.stream().map(this::masterPort).toList());
