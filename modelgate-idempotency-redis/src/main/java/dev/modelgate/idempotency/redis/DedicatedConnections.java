@@ -7,6 +7,9 @@ import java.util.function.Function;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration;
+import org.springframework.util.ClassUtils;
 
 /**
  * Connections of the store's own, one per concurrent call, kept for the next call. A pipeline runs
@@ -15,6 +18,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * failed is closed, since an answer may still be on its way.
  */
 final class DedicatedConnections implements AutoCloseable {
+
+	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+			DedicatedConnections.class.getClassLoader());
 
 	private final RedisConnectionFactory connectionFactory;
 
@@ -31,6 +37,16 @@ final class DedicatedConnections implements AutoCloseable {
 	DedicatedConnections(RedisConnectionFactory connectionFactory, int maxIdle) {
 		this.connectionFactory = connectionFactory;
 		this.maxIdle = maxIdle;
+	}
+
+	/**
+	 * Keeps up to {@code maxIdle} connections only where the factory opens a new one per pipeline
+	 * (Lettuce without a pool). A pooling factory (Lettuce with a pool, Jedis) already reuses them,
+	 * and connections held here would be missing from its pool for everyone else.
+	 */
+	static DedicatedConnections of(RedisConnectionFactory connectionFactory, int maxIdle) {
+		boolean opensPerPipeline = LETTUCE_PRESENT && Lettuce.opensConnectionPerPipeline(connectionFactory);
+		return new DedicatedConnections(connectionFactory, opensPerPipeline ? maxIdle : 0);
 	}
 
 	<T> T apply(Function<RedisConnection, T> call) {
@@ -58,6 +74,16 @@ final class DedicatedConnections implements AutoCloseable {
 				connection.close();
 			}
 		}
+	}
+
+	/** Kept apart so that nothing loads Lettuce when it is absent. */
+	private static final class Lettuce {
+
+		static boolean opensConnectionPerPipeline(RedisConnectionFactory connectionFactory) {
+			return connectionFactory instanceof LettuceConnectionFactory lettuce
+					&& !(lettuce.getClientConfiguration() instanceof LettucePoolingClientConfiguration);
+		}
+
 	}
 
 	@Override

@@ -98,7 +98,7 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 		this.keyPrefix = keyPrefix;
 		this.commandTimeout = commandTimeout;
 		this.acknowledged = (acknowledgement != null) ? new AcknowledgedScripts(
-				new DedicatedConnections(connectionFactory, MAX_IDLE_ACKNOWLEDGED_CONNECTIONS), acknowledgement)
+				DedicatedConnections.of(connectionFactory, MAX_IDLE_ACKNOWLEDGED_CONNECTIONS), acknowledgement)
 				: null;
 		this.beginScript = multiBulkScript("begin.lua");
 		this.renewScript = RedisScript.of(load("renew.lua"), Boolean.class);

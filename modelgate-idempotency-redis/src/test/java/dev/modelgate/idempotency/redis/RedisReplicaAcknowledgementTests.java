@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -9,7 +10,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import io.lettuce.core.api.StatefulConnection;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.modelgate.idempotency.core.BeginResult.Outcome;
@@ -163,6 +169,26 @@ class RedisReplicaAcknowledgementTests {
 		primary.getConnection().scriptingCommands().scriptFlush();
 
 		assertThat(store.begin(scope(), "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+	@Test
+	void pooledConnectionsGoBackToTheFactorysPoolAfterEachCall() {
+		GenericObjectPoolConfig<StatefulConnection<?, ?>> pool = new GenericObjectPoolConfig<>();
+		// One for the shared connection, one for a pipeline at a time.
+		pool.setMaxTotal(2);
+		pool.setMaxWait(Duration.ofSeconds(1));
+		LettuceConnectionFactory pooled = redis.primaryConnectionFactory(
+				LettucePoolingClientConfiguration.builder().poolConfig(pool).build());
+		this.store = new RedisIdempotencyStore(pooled, PREFIX, Duration.ofSeconds(5),
+				new ReplicaAcknowledgement(1, ACK_TIMEOUT));
+
+		for (int i = 0; i < 3; i++) {
+			assertThat(this.store.begin(scope(), "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+		}
+		assertThat(new StringRedisTemplate(pooled).executePipelined((RedisCallback<Object>) (connection) -> {
+			connection.stringCommands().get("nothing".getBytes(StandardCharsets.UTF_8));
+			return null;
+		})).hasSize(1);
 	}
 
 	@Test

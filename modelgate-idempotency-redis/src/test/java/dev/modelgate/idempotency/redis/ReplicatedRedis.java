@@ -66,9 +66,13 @@ final class ReplicatedRedis implements AutoCloseable {
 
 	/** {@return a started connection factory for the primary; closed with this pair} */
 	LettuceConnectionFactory primaryConnectionFactory() {
+		return primaryConnectionFactory(LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(5)).build());
+	}
+
+	/** {@return a started connection factory for the primary with these client settings; closed with this pair} */
+	LettuceConnectionFactory primaryConnectionFactory(LettuceClientConfiguration clientConfiguration) {
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration("127.0.0.1", this.primaryPort),
-				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(5)).build());
+				new RedisStandaloneConfiguration("127.0.0.1", this.primaryPort), clientConfiguration);
 		factory.afterPropertiesSet();
 		factory.start();
 		this.factories.add(factory);
