@@ -13,7 +13,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runs every benchmark once, briefly and in this JVM, so that the build proves they still work.
+ * Runs every benchmark once, briefly and in this JVM, so that the build proves they still work
+ * (the replica acknowledgement benchmark starts its own redis-server processes).
  * The numbers mean nothing here; real runs use the benchmarks jar (see docs/BENCHMARKS.md).
  */
 class BenchmarksSmokeTests {
@@ -32,6 +33,7 @@ class BenchmarksSmokeTests {
 			.contains("dev.modelgate.idempotency.benchmarks.KeyParsingBenchmark.plainToken",
 					"dev.modelgate.idempotency.benchmarks.ScopeHashingBenchmark.scopeHash",
 					"dev.modelgate.idempotency.benchmarks.FingerprintBenchmark.canonicalJson",
+					"dev.modelgate.idempotency.benchmarks.ReplicaAcknowledgementBenchmark.newKey",
 					"dev.modelgate.idempotency.web.CapturingResponseBenchmark.captured",
 					"dev.modelgate.idempotency.web.IdempotencyFilterBenchmark.unannotatedFiltered",
 					"dev.modelgate.idempotency.web.IdempotencyFilterBenchmark.replayFiltered");

@@ -364,6 +364,36 @@ public class ModelgateIdempotencyProperties implements Validator {
 		 */
 		private String keyPrefix = "modelgate:idempotency:";
 
+		/**
+		 * How many replicas must have a begin or complete before it counts (Redis WAIT after each
+		 * script), so that a failover to a replica does not lose it. A begin fewer replicas
+		 * acknowledged within replica-acknowledgement-timeout is released and answered as a store
+		 * failure; a complete is still answered to its client. 0 (the default) waits for none.
+		 */
+		private int replicaAcknowledgements;
+
+		/**
+		 * How long the primary waits for replica-acknowledgements replicas. Must be shorter than
+		 * operation-timeout, which bounds the whole call.
+		 */
+		private Duration replicaAcknowledgementTimeout = Duration.ofMillis(500);
+
+		public int getReplicaAcknowledgements() {
+			return this.replicaAcknowledgements;
+		}
+
+		public void setReplicaAcknowledgements(int replicaAcknowledgements) {
+			this.replicaAcknowledgements = replicaAcknowledgements;
+		}
+
+		public Duration getReplicaAcknowledgementTimeout() {
+			return this.replicaAcknowledgementTimeout;
+		}
+
+		public void setReplicaAcknowledgementTimeout(Duration replicaAcknowledgementTimeout) {
+			this.replicaAcknowledgementTimeout = replicaAcknowledgementTimeout;
+		}
+
 		public String getKeyPrefix() {
 			return this.keyPrefix;
 		}

@@ -58,6 +58,7 @@ final class SettingsCheck {
 		if (p.getRedis().getKeyPrefix() == null || p.getRedis().getKeyPrefix().isBlank()) {
 			reject("redis.keyPrefix", "must not be blank, such as modelgate:idempotency:");
 		}
+		replicaAcknowledgements(p.getRedis(), p.getOperationTimeout());
 		String table = p.getJdbc().getTableName();
 		if (table == null || !TABLE_NAME.matcher(table).matches()) {
 			reject("jdbc.tableName", "must be an unquoted SQL identifier (letters, digits and underscores, not "
@@ -67,6 +68,22 @@ final class SettingsCheck {
 		positive("jdbc.purgeInterval", p.getJdbc().getPurgeInterval(), "5m");
 		positive("memory.maxEntries", p.getMemory().getMaxEntries(), "a positive number of records, such as 10000");
 		positive("memory.maxBytes", p.getMemory().getMaxBytes(), "64MB");
+	}
+
+	private void replicaAcknowledgements(ModelgateIdempotencyProperties.Redis redis,
+			@Nullable Duration operationTimeout) {
+		if (redis.getReplicaAcknowledgements() < 0) {
+			reject("redis.replicaAcknowledgements", "must be 0 (wait for no replica, the default) or the number of "
+					+ "replicas that must have each begin and complete, such as 1");
+		}
+		Duration timeout = redis.getReplicaAcknowledgementTimeout();
+		positive("redis.replicaAcknowledgementTimeout", timeout, "500ms");
+		if (redis.getReplicaAcknowledgements() > 0 && timeout != null && operationTimeout != null
+				&& timeout.compareTo(operationTimeout) >= 0) {
+			reject("redis.replicaAcknowledgementTimeout", "must be shorter than operation-timeout ("
+					+ operationTimeout.toMillis() + "ms), which bounds the whole call: the script, the wait for "
+					+ "replicas and the release of an unacknowledged begin; such as 500ms");
+		}
 	}
 
 	private void clientIdentityHeader(@Nullable String header) {

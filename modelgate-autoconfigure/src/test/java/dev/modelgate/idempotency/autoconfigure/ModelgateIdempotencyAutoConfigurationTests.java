@@ -501,6 +501,8 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		defaults.put("modelgate.idempotency.jdbc.table-name", "modelgate_idempotency");
 		defaults.put("modelgate.idempotency.jdbc.initialize-schema", "embedded");
 		defaults.put("modelgate.idempotency.jdbc.purge-interval", "5m");
+		defaults.put("modelgate.idempotency.redis.replica-acknowledgements", 0);
+		defaults.put("modelgate.idempotency.redis.replica-acknowledgement-timeout", "500ms");
 		defaults.put("modelgate.idempotency.memory.max-entries", 10000);
 		defaults.put("modelgate.idempotency.unidentified-clients", "reject");
 		defaults.put("modelgate.idempotency.memory.max-bytes", "64MB");

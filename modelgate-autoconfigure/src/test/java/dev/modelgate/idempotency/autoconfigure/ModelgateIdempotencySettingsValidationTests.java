@@ -93,6 +93,11 @@ class ModelgateIdempotencySettingsValidationTests {
 				arguments("replay-headers=X-Request-Id,X Trace",
 						"modelgate.idempotency.replay-headers[1]" + headerName),
 				arguments("redis.key-prefix=", "modelgate.idempotency.redis.key-prefix must not be blank"),
+				arguments("redis.replica-acknowledgements=-1",
+						"modelgate.idempotency.redis.replica-acknowledgements must be 0 (wait for no replica, the "
+								+ "default) or the number of replicas"),
+				arguments("redis.replica-acknowledgement-timeout=0s",
+						"modelgate.idempotency.redis.replica-acknowledgement-timeout" + positiveDuration + "500ms"),
 				arguments("jdbc.table-name=", "modelgate.idempotency.jdbc.table-name must be an unquoted SQL "
 						+ "identifier"),
 				arguments("jdbc.table-name=records;drop table users",
@@ -119,6 +124,31 @@ class ModelgateIdempotencySettingsValidationTests {
 			assertThat(analysis).isNotNull();
 			assertThat(analysis.getDescription()).contains(message);
 		});
+	}
+
+	@Test
+	void replicaAcknowledgementTimeoutThatDoesNotFitWithinTheOperationTimeoutFailsStartUp() {
+		this.contextRunner
+			.withPropertyValues("modelgate.idempotency.redis.replica-acknowledgements=1",
+					"modelgate.idempotency.redis.replica-acknowledgement-timeout=2s",
+					"modelgate.idempotency.operation-timeout=2s")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(validationFailure(context.getStartupFailure()).getValidationErrors().getAllErrors())
+					.singleElement()
+					.satisfies((error) -> assertThat(error.getDefaultMessage()).startsWith(
+							"modelgate.idempotency.redis.replica-acknowledgement-timeout must be shorter than "
+									+ "operation-timeout (2000ms)"));
+			});
+	}
+
+	@Test
+	void replicaAcknowledgementsWithinTheOperationTimeoutStart() {
+		this.contextRunner
+			.withPropertyValues("modelgate.idempotency.redis.replica-acknowledgements=2",
+					"modelgate.idempotency.redis.replica-acknowledgement-timeout=1s",
+					"modelgate.idempotency.operation-timeout=2s")
+			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The Redis store reports the longer of Lettuce's command and connect timeouts as the limit of its
  * calls, so that the coordinator calls it directly only when both fit within
- * {@code operation-timeout}.
+ * {@code operation-timeout}; behind Sentinel, opening a connection may ask each Sentinel first.
  */
 class RedisStoreCallTimeLimitTests {
 
@@ -36,6 +36,16 @@ class RedisStoreCallTimeLimitTests {
 		this.contextRunner.withPropertyValues("spring.data.redis.timeout=1500ms")
 			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
 				.isEqualTo(Duration.ofSeconds(10)));
+	}
+
+	@Test
+	void callTimeLimitBehindSentinelAllowsAConnectTimeoutPerSentinelAndOneForThePrimary() {
+		this.contextRunner
+			.withPropertyValues("spring.data.redis.sentinel.master=mymaster",
+					"spring.data.redis.sentinel.nodes=127.0.0.1:26379,127.0.0.1:26380,127.0.0.1:26381",
+					"spring.data.redis.timeout=1s", "spring.data.redis.connect-timeout=500ms")
+			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
+				.isEqualTo(Duration.ofSeconds(2)));
 	}
 
 	@Test

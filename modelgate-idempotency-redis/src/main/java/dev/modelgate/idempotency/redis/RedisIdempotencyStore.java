@@ -24,6 +24,7 @@ import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.redis.AcknowledgedScripts.Acknowledged;
 
 /**
  * An {@link IdempotencyStore} on Redis. Each record is one hash at {@code keyPrefix + scope}, and
@@ -31,8 +32,17 @@ import dev.modelgate.idempotency.core.StoredOutcome;
  * every other caller, one round trip, and usable on Redis Cluster. Leases and retention are the
  * key's expiry, so an attempt whose holder died simply disappears and the next {@code begin}
  * takes over.
+ * <p>
+ * With a {@link ReplicaAcknowledgement}, {@code begin} and {@code complete} also wait for replicas
+ * (Redis {@code WAIT}, pipelined after the script on a connection of the store's own). An acquired
+ * {@code begin} that too few replicas acknowledged is released and reported as a store failure, so
+ * the work does not run on a record that a failover could lose; a {@code complete} that too few
+ * acknowledged is reported as a store failure after it was recorded on the primary.
  */
-public class RedisIdempotencyStore implements IdempotencyStore {
+public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
+
+	/** How many of the store's own connections (for acknowledged writes) stay open between calls. */
+	private static final int MAX_IDLE_ACKNOWLEDGED_CONNECTIONS = 64;
 
 	/** Where the Lua scripts are on the class path. */
 	static final String SCRIPT_LOCATION = "META-INF/modelgate/scripts/";
@@ -51,7 +61,9 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
 	private final RedisScript<List<Object>> findScript;
 
-	private final Duration commandTimeout;
+	private final @Nullable Duration commandTimeout;
+
+	private final @Nullable AcknowledgedScripts acknowledged;
 
 	/**
 	 * @param connectionFactory the Redis to keep records in
@@ -67,10 +79,27 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 	 * @param commandTimeout the time after which the connection's client gives up on a command (for
 	 * Lettuce, {@code spring.data.redis.timeout}), or {@code null} when it is not known
 	 */
-	public RedisIdempotencyStore(RedisConnectionFactory connectionFactory, String keyPrefix, Duration commandTimeout) {
+	public RedisIdempotencyStore(RedisConnectionFactory connectionFactory, String keyPrefix,
+			@Nullable Duration commandTimeout) {
+		this(connectionFactory, keyPrefix, commandTimeout, null);
+	}
+
+	/**
+	 * @param connectionFactory the Redis to keep records in
+	 * @param keyPrefix put before each scope hash to make the record's key
+	 * @param commandTimeout the time after which the connection's client gives up on a command (for
+	 * Lettuce, {@code spring.data.redis.timeout}), or {@code null} when it is not known
+	 * @param acknowledgement how many replicas must acknowledge {@code begin} and {@code complete},
+	 * or {@code null} to count them once the primary has them
+	 */
+	public RedisIdempotencyStore(RedisConnectionFactory connectionFactory, String keyPrefix,
+			@Nullable Duration commandTimeout, @Nullable ReplicaAcknowledgement acknowledgement) {
 		this.redis = binaryTemplate(connectionFactory);
 		this.keyPrefix = keyPrefix;
 		this.commandTimeout = commandTimeout;
+		this.acknowledged = (acknowledgement != null) ? new AcknowledgedScripts(
+				DedicatedConnections.of(connectionFactory, MAX_IDLE_ACKNOWLEDGED_CONNECTIONS), acknowledgement)
+				: null;
 		this.beginScript = multiBulkScript("begin.lua");
 		this.renewScript = RedisScript.of(load("renew.lua"), Boolean.class);
 		this.completeScript = RedisScript.of(load("complete.lua"), Boolean.class);
@@ -80,9 +109,20 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
 	@Override
 	public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
-		List<Object> answer = execute("begin", this.beginScript, scope, bytes(fingerprint), bytes(token),
-				millis(leaseTtl));
-		String outcome = new String((byte[]) answer.get(0), StandardCharsets.US_ASCII);
+		byte[][] args = { bytes(fingerprint), bytes(token), millis(leaseTtl) };
+		List<Object> answer;
+		if (this.acknowledged == null) {
+			answer = execute("begin", this.beginScript, scope, args);
+		}
+		else {
+			Acknowledged<List<Object>> acknowledged = executeAcknowledged("begin", this.beginScript, scope, args);
+			answer = acknowledged.answer();
+			if ("acquired".equals(text(answer.get(0))) && !isEnough(acknowledged)) {
+				releaseUnacknowledged(scope, token);
+				throw unacknowledged("begin", scope, acknowledged, "released; the work must not run");
+			}
+		}
+		String outcome = text(answer.get(0));
 		return switch (outcome) {
 			case "acquired" -> BeginResult.acquired();
 			case "mismatch" -> BeginResult.mismatch();
@@ -100,11 +140,19 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
-		if (outcome == null) {
-			return execute("complete", this.completeScript, scope, bytes(token), millis(ttl));
+		byte[][] args = (outcome != null)
+				? new byte[][] { bytes(token), millis(ttl), bytes(outcome.kind().code()), outcome.payload() }
+				: new byte[][] { bytes(token), millis(ttl) };
+		if (this.acknowledged == null) {
+			return execute("complete", this.completeScript, scope, args);
 		}
-		return execute("complete", this.completeScript, scope, bytes(token), millis(ttl),
-				bytes(outcome.kind().code()), outcome.payload());
+		Acknowledged<Boolean> acknowledged = executeAcknowledged("complete", this.completeScript, scope, args);
+		boolean completed = Boolean.TRUE.equals(acknowledged.answer());
+		if (completed && !isEnough(acknowledged)) {
+			throw unacknowledged("complete", scope, acknowledged,
+					"recorded on the primary only, so a failover may lose it");
+		}
+		return completed;
 	}
 
 	@Override
@@ -150,11 +198,56 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
 	/**
 	 * Each call is one command, so the client's command timeout bounds it (a first connection, made
-	 * once, is bounded by the client's connect timeout).
+	 * once, is bounded by the client's connect timeout). With replica acknowledgements a call can be
+	 * more than one command (an unacknowledged {@code begin} is also released) and can open a
+	 * connection of its own, so no limit is claimed and the caller bounds it.
 	 */
 	@Override
 	public @Nullable Duration callTimeLimit() {
-		return this.commandTimeout;
+		return (this.acknowledged != null) ? null : this.commandTimeout;
+	}
+
+	/** Closes the store's own connections for acknowledged writes (the connection factory's stay). */
+	@Override
+	public void close() {
+		if (this.acknowledged != null) {
+			this.acknowledged.close();
+		}
+	}
+
+	private <T> Acknowledged<T> executeAcknowledged(String operation, RedisScript<T> script, String scope,
+			byte[]... args) {
+		try {
+			return this.acknowledged.execute(script, bytes(key(scope)), args);
+		}
+		catch (DataAccessException ex) {
+			throw new IdempotencyStoreException(operation + " failed on Redis key " + key(scope), ex);
+		}
+	}
+
+	private boolean isEnough(Acknowledged<?> acknowledged) {
+		return this.acknowledged.acknowledgement().isMetBy(acknowledged.replicas());
+	}
+
+	/**
+	 * Best effort: a record left behind holds the key for its lease (retries get 409), never a second
+	 * run.
+	 */
+	private void releaseUnacknowledged(String scope, String token) {
+		try {
+			execute("release", this.releaseScript, scope, bytes(token));
+		}
+		catch (IdempotencyStoreException ex) {
+			// The begin is refused either way; the lease runs out on its own.
+		}
+	}
+
+	private IdempotencyStoreException unacknowledged(String operation, String scope, Acknowledged<?> acknowledged,
+			String consequence) {
+		ReplicaAcknowledgement required = this.acknowledged.acknowledgement();
+		return new IdempotencyStoreException(operation + " on Redis key " + key(scope) + " was acknowledged by "
+				+ acknowledged.replicas() + " of the " + required.replicas() + " replicas required within "
+				+ required.timeout().toMillis() + "ms; " + consequence);
 	}
 
 	private <T> T execute(String operation, RedisScript<T> script, String scope, byte[]... args) {

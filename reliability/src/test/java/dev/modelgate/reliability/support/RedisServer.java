@@ -38,6 +38,9 @@ public final class RedisServer implements StoreServer {
 
 	private int starts;
 
+	/** The port of the primary it replicates, or 0 when it is a primary. */
+	private int replicaOf;
+
 	private RedisServer(String scenario, String name, int port, boolean persistent, boolean clusterNode) {
 		this.scenario = scenario;
 		this.name = name;
@@ -66,6 +69,22 @@ public final class RedisServer implements StoreServer {
 	/** One node of a Redis Cluster, not yet part of any cluster. */
 	static RedisServer startClusterNode(String scenario, int port) {
 		return start(new RedisServer(scenario, "redis-node-" + port, port, false, true));
+	}
+
+	/**
+	 * A throw-away Redis that replicates the one on {@code primaryPort}.
+	 * @param scenario the scenario it serves (names its log directory)
+	 * @param name names its log files
+	 */
+	static RedisServer startReplica(String scenario, String name, int primaryPort) {
+		RedisServer server = new RedisServer(scenario, name, Ports.free(), false, false);
+		server.replicaOf = primaryPort;
+		return start(server);
+	}
+
+	/** A throw-away primary that names its log files {@code name}. */
+	static RedisServer startPrimary(String scenario, String name) {
+		return start(new RedisServer(scenario, name, Ports.free(), false, false));
 	}
 
 	private static RedisServer start(RedisServer server) {
@@ -157,6 +176,15 @@ public final class RedisServer implements StoreServer {
 		launch();
 	}
 
+	/**
+	 * Starts it again on the same port, as a replica of the Redis on {@code primaryPort}, as an
+	 * operator brings a failed primary back after a failover; waits until it answers.
+	 */
+	void restartAsReplicaOf(int primaryPort) {
+		this.replicaOf = primaryPort;
+		restart();
+	}
+
 	/** SIGSTOP: connections stay open but nothing is answered, like a hung server or a partition. */
 	public void freeze() {
 		this.process.suspend();
@@ -184,6 +212,9 @@ public final class RedisServer implements StoreServer {
 		if (this.clusterNode) {
 			command.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file",
 					this.directory.resolve("nodes.conf").toString(), "--cluster-node-timeout", "5000"));
+		}
+		if (this.replicaOf != 0) {
+			command.addAll(List.of("--replicaof", "127.0.0.1", Integer.toString(this.replicaOf)));
 		}
 		this.starts++;
 		this.process = ManagedProcess.start(this.name + ":" + this.port, command, Map.of(),
