@@ -23,9 +23,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisPassword;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.modelgate.idempotency.core.IdempotencyStore;
@@ -194,14 +191,7 @@ class RedisAclIdempotencyStoreTests extends IdempotencyStoreContractTests {
 	}
 
 	private static LettuceConnectionFactory connectAs(String user) {
-		RedisStandaloneConfiguration server = new RedisStandaloneConfiguration("127.0.0.1", redis.port());
-		server.setUsername(user);
-		server.setPassword(RedisPassword.of(PASSWORD));
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(server,
-				LettuceClientConfiguration.defaultConfiguration());
-		factory.afterPropertiesSet();
-		factory.start();
-		return factory;
+		return redis.connectionFactory(user, PASSWORD);
 	}
 
 	private static void assertRefused(Runnable call) {

@@ -11,7 +11,7 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.modelgate.idempotency.redis.RedisEvictionPolicy.Source;
-import dev.modelgate.idempotency.testsupport.RedisServerProcess;
+import dev.modelgate.idempotency.testsupport.RedisProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -25,7 +25,7 @@ class RedisEvictionPolicyReaderTests {
 
 	@Test
 	void readsAnEvictingPolicyWithConfigGet() {
-		try (RedisServerProcess redis = RedisServerProcess.start("--maxmemory", "2mb", "--maxmemory-policy",
+		try (RedisProcess redis = RedisProcess.start("--maxmemory", "2mb", "--maxmemory-policy",
 				"allkeys-lru")) {
 			RedisEvictionPolicy policy = read(redis.connectionFactory());
 			assertThat(policy.name()).isEqualTo("allkeys-lru");
@@ -37,7 +37,7 @@ class RedisEvictionPolicyReaderTests {
 
 	@Test
 	void readsNoeviction() {
-		try (RedisServerProcess redis = RedisServerProcess.start("--maxmemory-policy", "noeviction")) {
+		try (RedisProcess redis = RedisProcess.start("--maxmemory-policy", "noeviction")) {
 			RedisEvictionPolicy policy = read(redis.connectionFactory());
 			assertThat(policy.name()).isEqualTo("noeviction");
 			assertThat(policy.isNoEviction()).isTrue();
@@ -46,8 +46,9 @@ class RedisEvictionPolicyReaderTests {
 
 	@Test
 	void fallsBackToInfoForAUserNotAllowedConfigAndDoesNotAskConfigAgain() {
-		try (RedisServerProcess redis = RedisServerProcess.start("--maxmemory-policy", "volatile-lru")) {
-			redis.command("ACL", "SETUSER", "app", "on", ">secret", "~*", "&*", "+@all", "-config");
+		try (RedisProcess redis = RedisProcess.start("--maxmemory-policy", "volatile-lru")) {
+			assertThat(redis.cli("ACL", "SETUSER", "app", "on", ">secret", "~*", "&*", "+@all", "-config"))
+				.isEqualTo("OK");
 			LettuceConnectionFactory factory = redis.connectionFactory("app", "secret");
 			try {
 				RedisEvictionPolicyReader reader = new RedisEvictionPolicyReader(factory);
@@ -60,16 +61,16 @@ class RedisEvictionPolicyReaderTests {
 				factory.destroy();
 			}
 			// One refusal, so one NOPERM in the server's ACL log, however often the policy is read.
-			Object commandStats = redis.command("INFO", "commandstats");
-			assertThat((commandStats instanceof byte[] bytes) ? new String(bytes) : String.valueOf(commandStats))
+			assertThat(redis.cli("INFO", "commandstats"))
 				.containsPattern("cmdstat_config\\|get:calls=0,.*rejected_calls=1,");
 		}
 	}
 
 	@Test
 	void isUnknownForAUserAllowedNeitherConfigNorInfo() {
-		try (RedisServerProcess redis = RedisServerProcess.start("--maxmemory-policy", "allkeys-lru")) {
-			redis.command("ACL", "SETUSER", "app", "on", ">secret", "~*", "&*", "+@all", "-config", "-info");
+		try (RedisProcess redis = RedisProcess.start("--maxmemory-policy", "allkeys-lru")) {
+			assertThat(redis.cli("ACL", "SETUSER", "app", "on", ">secret", "~*", "&*", "+@all", "-config", "-info"))
+				.isEqualTo("OK");
 			RedisEvictionPolicy policy = read(redis.connectionFactory("app", "secret"));
 			assertThat(policy.isKnown()).isFalse();
 			assertThat(policy.isNoEviction()).isFalse();

@@ -15,14 +15,22 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
 /**
  * A throw-away {@code redis-server} of a test's own, for what the shared test server cannot be
- * given without leaking into other tests: ACL users, TLS, cluster mode. It listens on 127.0.0.1 on
- * a free port (plain or TLS), persists no data, deletes its directory (log, socket) when closed,
- * and takes administrative commands as the {@code default} user through {@code redis-cli} on a
- * Unix socket of its own, so that they work whatever its port speaks. It needs {@code redis-server}
- * and {@code redis-cli} (Redis 6 or later, built with TLS for {@link #startTls}) on the
- * {@code PATH}; without them it fails, it never skips.
+ * given without leaking into other tests: an eviction policy, ACL users, TLS, cluster mode, a
+ * replica. It listens on 127.0.0.1 on a free port (plain or TLS), persists no data, deletes its
+ * directory (log, socket) when closed, and takes administrative commands as the {@code default}
+ * user through {@code redis-cli} on a Unix socket of its own ({@link #cli}), so that they work
+ * whatever its port speaks. {@link #connectionFactory} connects Spring Data Redis (Lettuce) to a
+ * plain port, as the {@code default} user or an ACL user. It needs {@code redis-server} and
+ * {@code redis-cli} (Redis 6 or later, built with TLS for {@link #startTls}) on the {@code PATH};
+ * without them it fails, it never skips.
  */
 public final class RedisProcess implements AutoCloseable {
 
@@ -35,6 +43,8 @@ public final class RedisProcess implements AutoCloseable {
 	private final int port;
 
 	private final Path directory;
+
+	private boolean frozen;
 
 	/** Stops the server if the JVM exits without {@link #close()}, so that no server outlives the tests. */
 	private final Thread stopOnExit;
@@ -91,6 +101,32 @@ public final class RedisProcess implements AutoCloseable {
 		return node;
 	}
 
+	/**
+	 * Starts a server that speaks plain RESP on its port and replicates {@code primary}, and waits
+	 * until the replica is in sync (the primary lists it online, its link to the primary is up).
+	 * @param primary the server to replicate, speaking plain RESP
+	 * @param configuration further {@code redis-server} arguments
+	 * @return the started replica, in sync
+	 */
+	public static RedisProcess startReplicaOf(RedisProcess primary, String... configuration) {
+		List<String> arguments = new ArrayList<>(List.of("--replicaof", primary.host(), Integer.toString(primary.port)));
+		arguments.addAll(Arrays.asList(configuration));
+		RedisProcess replica = start(arguments.toArray(String[]::new));
+		try {
+			replica.awaitInSyncWith(primary);
+			return replica;
+		}
+		catch (RuntimeException ex) {
+			replica.close();
+			throw ex;
+		}
+	}
+
+	/** {@return the host it listens on, {@code 127.0.0.1}} */
+	public String host() {
+		return "127.0.0.1";
+	}
+
 	/** {@return the port it listens on, on 127.0.0.1} */
 	public int port() {
 		return this.port;
@@ -123,9 +159,86 @@ public final class RedisProcess implements AutoCloseable {
 		}
 	}
 
-	/** Stops the server and deletes its directory. */
+	/**
+	 * {@return a started connection factory for the {@code default} user, on a plain port; the
+	 * caller destroys it}
+	 */
+	public LettuceConnectionFactory connectionFactory() {
+		return connectionFactory(null, null);
+	}
+
+	/**
+	 * {@return a started connection factory for an ACL user, on a plain port; the caller destroys it}
+	 * @param username the user, or {@code null} for the {@code default} user
+	 * @param password the user's password, or {@code null} for none
+	 */
+	public LettuceConnectionFactory connectionFactory(@Nullable String username, @Nullable String password) {
+		return connectionFactory(username, password, LettuceClientConfiguration.defaultConfiguration());
+	}
+
+	/**
+	 * {@return a started connection factory for the {@code default} user with these client
+	 * settings (a command timeout, a pool), on a plain port; the caller destroys it}
+	 * @param client the Lettuce client settings
+	 */
+	public LettuceConnectionFactory connectionFactory(LettuceClientConfiguration client) {
+		return connectionFactory(null, null, client);
+	}
+
+	private LettuceConnectionFactory connectionFactory(@Nullable String username, @Nullable String password,
+			LettuceClientConfiguration client) {
+		RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(host(), this.port);
+		if (username != null) {
+			server.setUsername(username);
+		}
+		if (password != null) {
+			server.setPassword(password);
+		}
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(server, client);
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	/**
+	 * Stops the server (SIGSTOP) without closing its connections: it answers nothing, and as a
+	 * replica it stays connected to its primary and acknowledges nothing. {@link #cli} waits for it
+	 * until {@link #resume()}.
+	 */
+	public void freeze() {
+		signal("STOP");
+		this.frozen = true;
+	}
+
+	/** Lets a {@link #freeze() frozen} server run again (SIGCONT). */
+	public void resume() {
+		signal("CONT");
+		this.frozen = false;
+	}
+
+	/**
+	 * Waits until this replica is in sync with {@code primary}: the primary lists a replica online
+	 * and this one's link to the primary is up, such as after {@link #resume()}.
+	 * @param primary the server this one replicates
+	 */
+	public void awaitInSyncWith(RedisProcess primary) {
+		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+		while (!primary.cli("INFO", "replication").matches("(?s).*slave0:.*state=online.*")
+				|| !cli("INFO", "replication").contains("master_link_status:up")) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("The replica on port " + this.port + " did not sync with "
+						+ primary.port + " within " + START_TIMEOUT);
+			}
+			sleep();
+		}
+	}
+
+	/** Stops the server (a frozen one too) and deletes its directory. */
 	@Override
 	public void close() {
+		if (this.frozen) {
+			resume();
+		}
 		Runtime.getRuntime().removeShutdownHook(this.stopOnExit);
 		this.process.destroy();
 		try {
@@ -138,6 +251,27 @@ public final class RedisProcess implements AutoCloseable {
 			this.process.destroyForcibly();
 		}
 		delete(this.directory);
+	}
+
+	@Override
+	public String toString() {
+		return "redis-server on port " + this.port;
+	}
+
+	private void signal(String name) {
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(this.process.pid())).inheritIO().start();
+			if (kill.waitFor() != 0) {
+				throw new IllegalStateException("kill -" + name + " " + this.process.pid() + " failed");
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while signalling redis-server", ex);
+		}
 	}
 
 	private Path socket() {
