@@ -1,24 +1,12 @@
 package dev.modelgate.idempotency.actuate;
 
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;
 
 import dev.modelgate.idempotency.core.IdempotencyStore;
-import dev.modelgate.idempotency.core.IdempotencyStoreException;
-import dev.modelgate.idempotency.core.IdempotencyStores;
-import dev.modelgate.idempotency.core.TimeBoundedIdempotencyStore;
 
 /**
  * Health of the idempotency store: {@code UP} when it answers a read of a probe record within the
@@ -42,18 +30,7 @@ import dev.modelgate.idempotency.core.TimeBoundedIdempotencyStore;
  */
 public class IdempotencyStoreHealthIndicator extends AbstractHealthIndicator implements DisposableBean {
 
-	/** The scope the probe reads; no request produces it (real scopes are 64 hex digits). */
-	static final String PROBE_SCOPE = "modelgate-health-probe";
-
-	private final IdempotencyStore store;
-
-	private final ExecutorService executor;
-
-	private final IdempotencyStore bounded;
-
-	private final IdempotencyStoreHealthDetails details;
-
-	private final Duration timeout;
+	private final IdempotencyStoreProbe probe;
 
 	/**
 	 * @param store the store to check
@@ -71,56 +48,25 @@ public class IdempotencyStoreHealthIndicator extends AbstractHealthIndicator imp
 	public IdempotencyStoreHealthIndicator(IdempotencyStore store, Duration timeout,
 			IdempotencyStoreHealthDetails details) {
 		super("Idempotency store health check failed");
-		this.store = store;
-		this.details = details;
-		this.timeout = timeout;
-		AtomicInteger threads = new AtomicInteger();
-		this.executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
-				(runnable) -> {
-					Thread thread = new Thread(runnable, "modelgate-idempotency-health-" + threads.incrementAndGet());
-					thread.setDaemon(true);
-					return thread;
-				});
-		this.bounded = new TimeBoundedIdempotencyStore(store, this.executor, timeout);
+		this.probe = new IdempotencyStoreProbe(store, timeout, details);
 	}
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
-		builder.withDetail("store", IdempotencyStores.typeOf(this.store));
+		builder.withDetail("store", this.probe.storeType());
 		try {
-			this.bounded.find(PROBE_SCOPE);
+			this.probe.read();
 		}
 		catch (UnsupportedOperationException ex) {
 			builder.unknown().withDetail("reason", "the store cannot be inspected (it does not implement find)");
 			return;
 		}
-		builder.up().withDetails(storeDetails());
-	}
-
-	private Map<String, Object> storeDetails() {
-		Future<Map<String, Object>> future = this.executor.submit(this.details::details);
-		try {
-			return future.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
-		}
-		catch (TimeoutException ex) {
-			future.cancel(true);
-			throw new IdempotencyStoreException("The store's health details did not answer within " + this.timeout,
-					ex);
-		}
-		catch (ExecutionException ex) {
-			throw (ex.getCause() instanceof RuntimeException failure) ? failure
-					: new IdempotencyStoreException("The store's health details failed", ex.getCause());
-		}
-		catch (InterruptedException ex) {
-			future.cancel(true);
-			Thread.currentThread().interrupt();
-			throw new IdempotencyStoreException("The store's health details were interrupted", ex);
-		}
+		builder.up().withDetails(this.probe.details());
 	}
 
 	@Override
 	public void destroy() {
-		this.executor.shutdownNow();
+		this.probe.close();
 	}
 
 }

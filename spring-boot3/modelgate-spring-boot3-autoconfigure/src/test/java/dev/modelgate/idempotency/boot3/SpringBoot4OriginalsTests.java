@@ -28,7 +28,7 @@ class SpringBoot4OriginalsTests {
 
 	/** Each Boot 4 original (from the root) and the first 16 hex digits of its SHA-256 when last brought in line. */
 	private static final Map<String, String> ORIGINALS = Map.ofEntries(
-			original("actuate/IdempotencyStoreHealthIndicator.java", "3efef137e8768d2b"),
+			original("actuate/IdempotencyStoreHealthIndicator.java", "ab672ddc345d07e8"),
 			original("autoconfigure/ModelgateIdempotencyHealthContributorAutoConfiguration.java", "731b4c87c777f33c"),
 			original("autoconfigure/ProblemRendererConfiguration.java", "7f8ab7b2392eee83"),
 			original("autoconfigure/OperationJsonConfiguration.java", "53640e353787bd4b"),
