@@ -52,7 +52,8 @@ abstract class AbstractRedisEvictionPolicyGuardTests {
 	/** @param redisAutoConfiguration the Boot line's Redis auto-configuration */
 	protected AbstractRedisEvictionPolicyGuardTests(Class<?> redisAutoConfiguration) {
 		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(redisAutoConfiguration, ModelgateIdempotencyAutoConfiguration.class,
+			.withConfiguration(AutoConfigurations.of(redisAutoConfiguration,
+					ModelgateIdempotencyAutoConfiguration.class,
 					ModelgateIdempotencyHealthContributorAutoConfiguration.class))
 			.withPropertyValues("modelgate.idempotency.store=redis");
 	}

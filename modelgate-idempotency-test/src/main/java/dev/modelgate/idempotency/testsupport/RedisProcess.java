@@ -109,7 +109,8 @@ public final class RedisProcess implements AutoCloseable {
 	 * @return the started replica, in sync
 	 */
 	public static RedisProcess startReplicaOf(RedisProcess primary, String... configuration) {
-		List<String> arguments = new ArrayList<>(List.of("--replicaof", primary.host(), Integer.toString(primary.port)));
+		List<String> arguments = new ArrayList<>(
+				List.of("--replicaof", primary.host(), Integer.toString(primary.port)));
 		arguments.addAll(Arrays.asList(configuration));
 		RedisProcess replica = start(arguments.toArray(String[]::new));
 		try {
@@ -260,7 +261,8 @@ public final class RedisProcess implements AutoCloseable {
 
 	private void signal(String name) {
 		try {
-			Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(this.process.pid())).inheritIO().start();
+			Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(this.process.pid())).inheritIO()
+				.start();
 			if (kill.waitFor() != 0) {
 				throw new IllegalStateException("kill -" + name + " " + this.process.pid() + " failed");
 			}
