@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.core;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +52,20 @@ public abstract class CanonicalBody {
 	}
 
 	/**
+	 * {@return a body held in chunks, compared byte for byte} It is hashed chunk by chunk, and gives
+	 * the same fingerprint as {@link #bytes(byte[])} of the same bytes.
+	 * @param body the body
+	 */
+	public static CanonicalBody bytes(ByteChunks body) {
+		return new CanonicalBody() {
+			@Override
+			void writeTo(Hashing hashing) {
+				hashing.tag('B').field(body);
+			}
+		};
+	}
+
+	/**
 	 * A JSON body, compared by meaning; falls back to bytes when it is not exactly one valid JSON
 	 * value.
 	 * @param buffer holds the body
@@ -61,9 +76,23 @@ public abstract class CanonicalBody {
 	 */
 	public static CanonicalBody json(byte[] buffer, int offset, int length, Collection<JsonPointer> ignoreFields) {
 		Objects.checkFromIndexSize(offset, length, buffer.length);
-		Object tree = CanonicalJson.read(buffer, offset, length);
+		byte[] body = (offset == 0 && length == buffer.length) ? buffer
+				: Arrays.copyOfRange(buffer, offset, offset + length);
+		return json(ByteChunks.of(body), ignoreFields);
+	}
+
+	/**
+	 * A JSON body held in chunks, compared by meaning, read from the chunks in place; falls back to
+	 * bytes when it is not exactly one valid JSON value. It gives the same fingerprint as
+	 * {@link #json(byte[], int, int, Collection)} of the same bytes.
+	 * @param body the body
+	 * @param ignoreFields JSON Pointers of members to leave out
+	 * @return the body
+	 */
+	public static CanonicalBody json(ByteChunks body, Collection<JsonPointer> ignoreFields) {
+		Object tree = CanonicalJson.read(body);
 		if (tree == null) {
-			return bytes(buffer, offset, length);
+			return bytes(body);
 		}
 		for (JsonPointer pointer : ignoreFields) {
 			remove(tree, pointer);

@@ -51,7 +51,7 @@ final class CanonicalJson {
 	private final char @Nullable [] text;
 
 	/** A UTF-8 body, read in place (each byte one char, decoded only inside strings), or {@code null}. */
-	private final byte @Nullable [] bytes;
+	private final @Nullable ByteChunks bytes;
 
 	/** Whether each char of the text is one byte of UTF-8, decoded only inside strings. */
 	private final boolean utf8;
@@ -70,7 +70,7 @@ final class CanonicalJson {
 		this.end = text.length;
 	}
 
-	private CanonicalJson(byte[] bytes, int start, int end) {
+	private CanonicalJson(ByteChunks bytes, int start, int end) {
 		this.text = null;
 		this.bytes = bytes;
 		this.utf8 = true;
@@ -80,19 +80,18 @@ final class CanonicalJson {
 
 	/** The char at {@code index}: a UTF-8 byte widened, or a decoded char. */
 	private char at(int index) {
-		return (this.bytes != null) ? (char) (this.bytes[index] & 0xFF) : this.text[index];
+		return (this.bytes != null) ? (char) this.bytes.at(index) : this.text[index];
 	}
 
 	/** The chars from {@code start}, {@code length} of them, as a string. */
 	private String string(int start, int length) {
-		return (this.bytes != null) ? new String(this.bytes, start, length, StandardCharsets.ISO_8859_1)
-				: new String(this.text, start, length);
+		return (this.bytes != null) ? this.bytes.latin1(start, length) : new String(this.text, start, length);
 	}
 
 	private StringBuilder append(StringBuilder target, int start, int length) {
 		if (this.bytes != null) {
 			for (int i = start; i < start + length; i++) {
-				target.append((char) (this.bytes[i] & 0xFF));
+				target.append((char) this.bytes.at(i));
 			}
 			return target;
 		}
@@ -100,13 +99,13 @@ final class CanonicalJson {
 	}
 
 	/**
-	 * Reads a slice of a buffer as one JSON value.
-	 * @return the value, or {@code null} when the slice is not exactly one JSON value (empty and
+	 * Reads a body as one JSON value.
+	 * @return the value, or {@code null} when the body is not exactly one JSON value (empty and
 	 * blank bodies included)
 	 */
-	static Object read(byte[] buffer, int offset, int length) {
+	static Object read(ByteChunks body) {
 		try {
-			CanonicalJson reader = reader(buffer, offset, offset + length);
+			CanonicalJson reader = reader(body, 0, body.length());
 			return (reader != null) ? reader.readDocument() : null;
 		}
 		catch (NotJson ex) {
@@ -115,10 +114,10 @@ final class CanonicalJson {
 	}
 
 	/** Detects the encoding from the first bytes, as Jackson's ByteSourceJsonBootstrapper does. */
-	private static CanonicalJson reader(byte[] buffer, int start, int end) {
+	private static CanonicalJson reader(ByteChunks buffer, int start, int end) {
 		if (end - start >= 4) {
-			int quad = (buffer[start] << 24) | ((buffer[start + 1] & 0xFF) << 16) | ((buffer[start + 2] & 0xFF) << 8)
-					| (buffer[start + 3] & 0xFF);
+			int quad = (buffer.at(start) << 24) | (buffer.at(start + 1) << 16) | (buffer.at(start + 2) << 8)
+					| buffer.at(start + 3);
 			switch (quad) {
 				case 0x0000FEFF:
 					return utf32(buffer, start + 4, end, true);
@@ -149,40 +148,41 @@ final class CanonicalJson {
 			}
 		}
 		if (end - start >= 2) {
-			if (buffer[start] == 0) {
+			if (buffer.at(start) == 0) {
 				return utf16(buffer, start, end, StandardCharsets.UTF_16BE);
 			}
-			if (buffer[start + 1] == 0) {
+			if (buffer.at(start + 1) == 0) {
 				return utf16(buffer, start, end, StandardCharsets.UTF_16LE);
 			}
 		}
 		return utf8(buffer, start, end);
 	}
 
-	private static CanonicalJson utf8(byte[] buffer, int start, int end) {
+	private static CanonicalJson utf8(ByteChunks buffer, int start, int end) {
 		// Jackson decodes UTF-8 only inside strings, by rules of its own, and outside them any
 		// non-ASCII byte is an error; reading each byte as a char keeps one parser for every encoding,
 		// and reading the buffer in place keeps a large body from being copied into twice its size.
 		return new CanonicalJson(buffer, start, end);
 	}
 
-	private static CanonicalJson utf16(byte[] buffer, int start, int end, Charset charset) {
-		// The JDK decoder Jackson hands UTF-16 to, replacing malformed input with U+FFFD.
-		return new CanonicalJson(new String(buffer, start, end - start, charset).toCharArray());
+	private static CanonicalJson utf16(ByteChunks buffer, int start, int end, Charset charset) {
+		// The JDK decoder Jackson hands UTF-16 to, replacing malformed input with U+FFFD. A rare
+		// encoding for a request body, so it is decoded from one copy rather than chunk by chunk.
+		byte[] bytes = new byte[end - start];
+		buffer.copyTo(start, bytes, 0, bytes.length);
+		return new CanonicalJson(new String(bytes, charset).toCharArray());
 	}
 
 	/** Decodes UTF-32 as Jackson's UTF32Reader does, or returns {@code null} where it fails. */
-	private static CanonicalJson utf32(byte[] buffer, int start, int end, boolean bigEndian) {
+	private static CanonicalJson utf32(ByteChunks buffer, int start, int end, boolean bigEndian) {
 		if ((end - start) % 4 != 0) {
 			return null;
 		}
 		char[] text = new char[(end - start) / 2];
 		int length = 0;
 		for (int i = start; i < end; i += 4) {
-			int high = bigEndian ? ((buffer[i] & 0xFF) << 8) | (buffer[i + 1] & 0xFF)
-					: ((buffer[i + 3] & 0xFF) << 8) | (buffer[i + 2] & 0xFF);
-			int low = bigEndian ? ((buffer[i + 2] & 0xFF) << 8) | (buffer[i + 3] & 0xFF)
-					: ((buffer[i + 1] & 0xFF) << 8) | (buffer[i] & 0xFF);
+			int high = bigEndian ? (buffer.at(i) << 8) | buffer.at(i + 1) : (buffer.at(i + 3) << 8) | buffer.at(i + 2);
+			int low = bigEndian ? (buffer.at(i + 2) << 8) | buffer.at(i + 3) : (buffer.at(i + 1) << 8) | buffer.at(i);
 			if (high == 0) {
 				text[length++] = (char) low;
 				continue;

@@ -1,6 +1,5 @@
 package dev.modelgate.idempotency.core;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -13,6 +12,9 @@ import java.util.HexFormat;
 final class Hashing {
 
 	private final MessageDigest digest;
+
+	/** Holds a length while it is hashed, so that hashing one allocates nothing. */
+	private final byte[] lengthBytes = new byte[4];
 
 	private Hashing() {
 		try {
@@ -41,13 +43,26 @@ final class Hashing {
 		return this;
 	}
 
+	/** Hashes a body chunk by chunk, the same as {@link #field(byte[])} of its bytes. */
+	Hashing field(ByteChunks value) {
+		length(value.length());
+		for (int i = 0; i < value.chunkCount(); i++) {
+			this.digest.update(value.chunk(i), 0, value.chunkLength(i));
+		}
+		return this;
+	}
+
 	Hashing tag(char tag) {
 		this.digest.update((byte) tag);
 		return this;
 	}
 
 	Hashing length(int length) {
-		this.digest.update(ByteBuffer.allocate(4).putInt(length).array());
+		this.lengthBytes[0] = (byte) (length >>> 24);
+		this.lengthBytes[1] = (byte) (length >>> 16);
+		this.lengthBytes[2] = (byte) (length >>> 8);
+		this.lengthBytes[3] = (byte) length;
+		this.digest.update(this.lengthBytes);
 		return this;
 	}
 

@@ -1,5 +1,10 @@
 package dev.modelgate.idempotency.core;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Compares the fingerprint of a body as hashed now with the one {@link JacksonCanonicalBodyReference} gives. */
@@ -26,8 +31,27 @@ final class JacksonEquivalence {
 		assertThat(current).as("fingerprint of %s", describe(buffer, offset, length)).isEqualTo(reference);
 	}
 
+	/**
+	 * The fingerprint of the body read from one array, checked to be the same read in chunks of 1 and
+	 * 4 bytes, so that every generated body also crosses chunk boundaries everywhere it can (a body
+	 * over 64 KiB, in chunks of the size requests are read in).
+	 */
 	static String current(byte[] buffer, int offset, int length, String... ignoreFields) {
-		return hash(CanonicalBody.json(buffer, offset, length, CanonicalBody.pointers(ignoreFields)));
+		List<JsonPointer> pointers = CanonicalBody.pointers(ignoreFields);
+		String whole = hash(CanonicalBody.json(buffer, offset, length, pointers));
+		int[] shifts = (length <= 65536) ? new int[] { 0, 2 } : new int[] { 16 };
+		for (int shift : shifts) {
+			ByteChunks chunks;
+			try {
+				chunks = ByteChunks.read(new ByteArrayInputStream(buffer, offset, length), length, shift);
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			assertThat(hash(CanonicalBody.json(chunks, pointers))).as("read in chunks of 2^%d", shift)
+				.isEqualTo(whole);
+		}
+		return whole;
 	}
 
 	static String reference(byte[] buffer, int offset, int length, String... ignoreFields) {

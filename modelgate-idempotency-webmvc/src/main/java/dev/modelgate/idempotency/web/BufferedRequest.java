@@ -1,15 +1,13 @@
 package dev.modelgate.idempotency.web;
 
 import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.URLDecoder;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
@@ -23,20 +21,22 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import org.springframework.http.MediaType;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
-import org.springframework.util.StreamUtils;
+
+import dev.modelgate.idempotency.core.ByteChunks;
 
 /**
  * A request whose body was read once, up to a size cap, and can be read again by the handler every
  * usual way: {@code getInputStream()}, {@code getReader()}, or, for a URL-encoded form, the
- * parameter methods.
+ * parameter methods. The body is held in {@link ByteChunks}, never in one array its own size, so
+ * that large bodies read concurrently do not become humongous objects in G1.
  */
 final class BufferedRequest extends HttpServletRequestWrapper {
 
-	private final byte[] body;
+	private final ByteChunks body;
 
 	private Map<String, String[]> parameters;
 
-	private BufferedRequest(HttpServletRequest request, byte[] body) {
+	private BufferedRequest(HttpServletRequest request, ByteChunks body) {
 		super(request);
 		this.body = body;
 	}
@@ -51,56 +51,37 @@ final class BufferedRequest extends HttpServletRequestWrapper {
 			return null;
 		}
 		// Read one byte past the cap, so that a body of exactly maxBytes is told apart from a longer one.
+		// The declared length only sizes the last chunk: a body longer than declared is read on.
 		InputStream in = new BoundedInputStream(request.getInputStream(), maxBytes + 1);
-		byte[] body = (declared >= 0 && declared < Integer.MAX_VALUE) ? readDeclared(in, (int) declared)
-				: StreamUtils.copyToByteArray(in);
-		if (body.length > maxBytes) {
+		ByteChunks body = ByteChunks.read(in, declared);
+		if (body.length() > maxBytes) {
 			return null;
 		}
 		return new BufferedRequest(request, body);
 	}
 
-	/**
-	 * Reads straight into an array of the declared length: growing a buffer and copying it out would
-	 * leave twice the body in garbage, which adds up for large bodies read concurrently. A body that
-	 * turns out longer than declared (a container would not let it through) is read on regardless.
-	 */
-	private static byte[] readDeclared(InputStream in, int declared) throws IOException {
-		byte[] body = new byte[declared];
-		int read = in.readNBytes(body, 0, declared);
-		int next = (read == declared) ? in.read() : -1;
-		if (next == -1) {
-			return (read == declared) ? body : Arrays.copyOf(body, read);
-		}
-		ByteArrayOutputStream longer = new ByteArrayOutputStream(declared + 1);
-		longer.write(body, 0, read);
-		longer.write(next);
-		in.transferTo(longer);
-		return longer.toByteArray();
-	}
-
-	byte[] body() {
+	ByteChunks body() {
 		return this.body;
 	}
 
 	@Override
 	public ServletInputStream getInputStream() {
-		return new ByteArrayServletInputStream(this.body);
+		return new ChunksServletInputStream(this.body.newInputStream());
 	}
 
 	@Override
 	public BufferedReader getReader() {
-		return new BufferedReader(new InputStreamReader(new ByteArrayInputStream(this.body), charset()));
+		return new BufferedReader(new InputStreamReader(this.body.newInputStream(), charset()));
 	}
 
 	@Override
 	public int getContentLength() {
-		return this.body.length;
+		return this.body.length();
 	}
 
 	@Override
 	public long getContentLengthLong() {
-		return this.body.length;
+		return this.body.length();
 	}
 
 	@Override
@@ -148,7 +129,8 @@ final class BufferedRequest extends HttpServletRequestWrapper {
 	private Map<String, String[]> queryAndFormParameters() {
 		MultiValueMap<String, String> merged = new LinkedMultiValueMap<>();
 		decodeInto(merged, getQueryString(), StandardCharsets.UTF_8);
-		decodeInto(merged, new String(this.body, StandardCharsets.ISO_8859_1), charset());
+		// The form's text is held whole anyway, as its parameters are.
+		decodeInto(merged, new String(this.body.toByteArray(), StandardCharsets.ISO_8859_1), charset());
 		Map<String, String[]> result = new LinkedHashMap<>();
 		merged.forEach((name, values) -> result.put(name, values.toArray(String[]::new)));
 		return Collections.unmodifiableMap(result);
@@ -190,27 +172,33 @@ final class BufferedRequest extends HttpServletRequestWrapper {
 		}
 	}
 
-	private static final class ByteArrayServletInputStream extends ServletInputStream {
+	private static final class ChunksServletInputStream extends ServletInputStream {
 
-		private final ByteArrayInputStream in;
+		private final InputStream in;
 
-		ByteArrayServletInputStream(byte[] body) {
-			this.in = new ByteArrayInputStream(body);
+		ChunksServletInputStream(InputStream in) {
+			this.in = in;
 		}
 
 		@Override
-		public int read() {
+		public int read() throws IOException {
 			return this.in.read();
 		}
 
 		@Override
-		public int read(byte[] b, int off, int len) {
+		public int read(byte[] b, int off, int len) throws IOException {
 			return this.in.read(b, off, len);
 		}
 
 		@Override
 		public boolean isFinished() {
-			return this.in.available() == 0;
+			try {
+				return this.in.available() == 0;
+			}
+			catch (IOException ex) {
+				// A stream over chunks in memory does not fail; the signature says it could.
+				throw new UncheckedIOException(ex);
+			}
 		}
 
 		@Override

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.MediaType;
 
+import dev.modelgate.idempotency.core.ByteChunks;
 import dev.modelgate.idempotency.core.CanonicalBody;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
 import dev.modelgate.idempotency.core.RequestFingerprint;
@@ -44,9 +45,9 @@ final class KeyedRequestReader {
 		if (buffered == null) {
 			return KeyedRequest.tooLarge(this.maxBytes);
 		}
-		byte[] body = buffered.body();
-		CanonicalBody canonical = isJson(contentType)
-				? CanonicalBody.json(body, 0, body.length, endpoint.ignoreFields()) : CanonicalBody.bytes(body);
+		ByteChunks body = buffered.body();
+		CanonicalBody canonical = isJson(contentType) ? CanonicalBody.json(body, endpoint.ignoreFields())
+				: CanonicalBody.bytes(body);
 		return KeyedRequest.read(buffered, fingerprint(request, canonical));
 	}
 
