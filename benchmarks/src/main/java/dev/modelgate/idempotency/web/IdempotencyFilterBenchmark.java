@@ -19,6 +19,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -73,7 +74,11 @@ public class IdempotencyFilterBenchmark {
 
 	static final String UNANNOTATED = "/bench/chat/completions";
 
-	private final byte[] requestBody = ChatBodies.ofSize(1024);
+	/** Size of the keyed requests' chat body: 1 KiB, or {@code -p requestBytes=1048576} for the largest one allowed. */
+	@Param("1024")
+	public int requestBytes;
+
+	private byte[] requestBody;
 
 	private final byte[] responseBody = ChatBodies.ofSize(512);
 
@@ -104,6 +109,7 @@ public class IdempotencyFilterBenchmark {
 
 	@Setup(Level.Trial)
 	public void start() throws ServletException {
+		this.requestBody = ChatBodies.ofSize(this.requestBytes);
 		this.context = new AnnotationConfigWebApplicationContext();
 		this.context.setServletContext(BlockMocks.SERVLET_CONTEXT);
 		this.context.register(WebConfiguration.class);

@@ -3,6 +3,7 @@ package dev.modelgate.idempotency.core;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -146,17 +147,26 @@ public final class ByteChunks {
 		}
 	}
 
+	/** Feeds {@code length} bytes from position {@code start} to a digest, chunk by chunk. */
+	void update(MessageDigest digest, int start, int length) {
+		int position = start;
+		int fed = 0;
+		while (fed < length) {
+			byte[] chunk = this.chunks[position >>> this.shift];
+			int offset = position & this.mask;
+			int n = Math.min(chunk.length - offset, length - fed);
+			digest.update(chunk, offset, n);
+			fed += n;
+			position += n;
+		}
+	}
+
 	int chunkCount() {
 		return (this.length == 0) ? 0 : this.chunks.length;
 	}
 
 	byte[] chunk(int index) {
 		return this.chunks[index];
-	}
-
-	/** How many bytes of chunk {@code index} belong to the body. */
-	int chunkLength(int index) {
-		return (index < this.chunks.length - 1) ? (1 << this.shift) : this.length - (index << this.shift);
 	}
 
 	private final class ChunksInputStream extends InputStream {

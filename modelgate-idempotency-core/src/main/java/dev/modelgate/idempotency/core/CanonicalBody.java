@@ -197,6 +197,10 @@ public abstract class CanonicalBody {
 		else if (node instanceof String string) {
 			hashing.tag('s').field(string);
 		}
+		else if (node instanceof CanonicalJson.Utf8Span span) {
+			// The same bytes as the text's UTF-8, hashed where they are in the body.
+			hashing.tag('s').field(span.body(), span.start(), span.length());
+		}
 		else if (node instanceof BigDecimal decimal) {
 			write(decimal, hashing);
 		}

@@ -23,7 +23,9 @@ import org.jspecify.annotations.Nullable;
  * numbers with a fraction or exponent are read as Jackson's FastDoubleParser reads them.
  *
  * <p>A value is returned as a tree of {@link TreeMap} (members sorted by name), {@link List},
- * {@link String}, {@link BigDecimal}, {@link Boolean} and {@link #NULL}. Reading never throws, does
+ * {@link String}, {@link Utf8Span}, {@link BigDecimal}, {@link Boolean} and {@link #NULL}: a string
+ * value whose bytes in a UTF-8 body are exactly the UTF-8 of its text is not copied out of the
+ * body but left in place as a {@link Utf8Span}, which hashes as that text would. Reading never throws, does
  * not recurse, and takes time roughly linear in the length of the body.
  */
 final class CanonicalJson {
@@ -281,7 +283,7 @@ final class CanonicalJson {
 
 	private Object readScalar(int c) {
 		return switch (c) {
-			case '"' -> readString(false);
+			case '"' -> readStringValue();
 			case 't' -> readLiteral("rue", Boolean.TRUE);
 			case 'f' -> readLiteral("alse", Boolean.FALSE);
 			case 'n' -> readLiteral("ull", NULL);
@@ -376,6 +378,82 @@ final class CanonicalJson {
 
 	private static boolean isDigit(int c) {
 		return c >= '0' && c <= '9';
+	}
+
+	/** Reads the rest of a string value whose opening quote has been read. */
+	private Object readStringValue() {
+		Utf8Span span = (this.bytes != null) ? readSpan(this.bytes) : null;
+		return (span != null) ? span : readString(false);
+	}
+
+	/**
+	 * Reads the rest of a string value whose text is its own bytes: no escape, no control character,
+	 * and only well-formed UTF-8 (shortest form, no surrogate, at most U+10FFFF), which decodes and
+	 * encodes back to the same bytes. Any other string is left where it started, for
+	 * {@link #readString} to decode.
+	 * @return the string in place, or {@code null} when it is not such a string
+	 */
+	private @Nullable Utf8Span readSpan(ByteChunks body) {
+		int start = this.position;
+		// Its length in chars, which is what Jackson limits in values.
+		long chars = 0;
+		while (this.position < this.end) {
+			int c = body.at(this.position);
+			if (c == '"') {
+				int length = this.position - start;
+				this.position++;
+				if (chars > MAX_STRING_LENGTH) {
+					throw NOT_JSON;
+				}
+				return new Utf8Span(body, start, length);
+			}
+			int length = (c < 0x80) ? ((c == '\\' || c < 0x20) ? 0 : 1) : wellFormedLength(body, c);
+			if (length == 0) {
+				break;
+			}
+			this.position += length;
+			chars += (length == 4) ? 2 : 1;
+		}
+		this.position = start;
+		return null;
+	}
+
+	/**
+	 * The length of the well-formed UTF-8 sequence starting at the position with byte {@code first}
+	 * (Unicode table 3-7), or 0 when it is not one.
+	 */
+	private int wellFormedLength(ByteChunks body, int first) {
+		int length;
+		int low = 0x80;
+		int high = 0xBF;
+		if (first >= 0xC2 && first <= 0xDF) {
+			length = 2;
+		}
+		else if (first >= 0xE0 && first <= 0xEF) {
+			length = 3;
+			low = (first == 0xE0) ? 0xA0 : 0x80;
+			high = (first == 0xED) ? 0x9F : 0xBF;
+		}
+		else if (first >= 0xF0 && first <= 0xF4) {
+			length = 4;
+			low = (first == 0xF0) ? 0x90 : 0x80;
+			high = (first == 0xF4) ? 0x8F : 0xBF;
+		}
+		else {
+			return 0;
+		}
+		if (this.position + length > this.end) {
+			return 0;
+		}
+		for (int i = 1; i < length; i++) {
+			int continuation = body.at(this.position + i);
+			if (continuation < low || continuation > high) {
+				return 0;
+			}
+			low = 0x80;
+			high = 0xBF;
+		}
+		return length;
 	}
 
 	/**
@@ -558,6 +636,15 @@ final class CanonicalJson {
 			values['A' + i] = 10 + i;
 		}
 		return values;
+	}
+
+	/**
+	 * A string value left in a UTF-8 body: its bytes there are exactly the UTF-8 of its text.
+	 * @param body the body
+	 * @param start where the string's text starts, after its opening quote
+	 * @param length how many bytes its text has
+	 */
+	record Utf8Span(ByteChunks body, int start, int length) {
 	}
 
 	/** An array or object being read. */

@@ -45,10 +45,13 @@ final class Hashing {
 
 	/** Hashes a body chunk by chunk, the same as {@link #field(byte[])} of its bytes. */
 	Hashing field(ByteChunks value) {
-		length(value.length());
-		for (int i = 0; i < value.chunkCount(); i++) {
-			this.digest.update(value.chunk(i), 0, value.chunkLength(i));
-		}
+		return field(value, 0, value.length());
+	}
+
+	/** Hashes bytes of a body in place, the same as {@link #field(byte[], int, int)} of a copy. */
+	Hashing field(ByteChunks value, int start, int length) {
+		length(length);
+		value.update(this.digest, start, length);
 		return this;
 	}
 

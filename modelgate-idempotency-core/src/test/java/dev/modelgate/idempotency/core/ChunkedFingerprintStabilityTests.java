@@ -56,6 +56,10 @@ class ChunkedFingerprintStabilityTests {
 			{ "f9e26a8a0b8814be23f7e639c864599dcf0c0a8527b391d92b318efabee8861b", "ba90261fc427f96bf9b18b87973543b772e2e459a71de22a235964a4e9beeec0" },
 			{ "1adfcfcbf92529f420d21f756c10250be38f2b84940f4cd10c2a602ae74707bc", "9d1a25e53c156e088e1a3f36308bbc102aff45c549547861e983d68b6e1e02a6" },
 			{ "65863f2d3dc2ac0aca19bb91cbe47ef077778a03702b929064a70702cad70819", "f770093743ddd4f22303c41564b12554b6a6bf058cce9cab9451f5f497583802" },
+			{ "150d9b05bfe45b43f4e9251651749e09ed4cc5048531cba4b7a5eac8e7a1d1af", "26534941dd7e71208c39f9c4dd4bb8ac87f1dd7a40d0b92e9be0efe039815fb7" },
+			{ "f5de56dba8e3fbde768eaac9e879c0fc75dfde9a5903d38d57330d0f2ba6f84e", "a377545644b21fdb9d491f9b3ee1654552b16786cdfbd3abf6486558dda022c7" },
+			{ "7d35f113a59bff07864719018e92ab37e0054d4db8a5c49d929b93acef20d939", "189a9b23f44a4cb83c3a7674748a96e391f95b25d67fcd39546beb4523390fc4" },
+			{ "6740e3883c3777c458cbecf4289bc5a091bb7e14a2988effba2baf267d8f5b3d", "2a66be163453c5f53832e4e8c91d7cc4b328c51ca75ed1aa44c1b912cf9483b0" },
 	};
 
 	/** Chunks of 1, 4, 64 and 65,536 bytes, and the whole body in one array. */
@@ -145,6 +149,10 @@ class ChunkedFingerprintStabilityTests {
 		rows.add(new byte[] { '[', '"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"', ']' });
 		rows.add(new byte[] { '[', '"', (byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80, '"', ']' });
 		rows.add(new byte[] { (byte) 0xFF, (byte) 0xFE, 0, 0 });
+		rows.add(new byte[] { '[', '"', (byte) 0xF4, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF, 'x', (byte) 0xEF, (byte) 0xBF, (byte) 0xBF, (byte) 0xED, (byte) 0x9F, (byte) 0xBF, '"', ']' });
+		rows.add(new byte[] { '[', '"', (byte) 0xE0, (byte) 0x80, (byte) 0x80, '"', ',', '"', (byte) 0xC1, (byte) 0xBF, '"', ']' });
+		rows.add(new byte[] { '[', '"', (byte) 0xF0, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF, '"', ',', '"', (byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80, '"', ']' });
+		rows.add(new byte[] { '[', '"', 'a', (byte) 0xC3, '"', ']' });
 		return rows;
 	}
 
