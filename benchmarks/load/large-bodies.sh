@@ -2,7 +2,7 @@
 # Large keyed bodies in a small heap (issue 15): 32 connections sending 1 MiB chat requests to the
 # sample gateway (memory store, mock provider) in a 256 MiB G1 heap, unannotated twin (a) against
 # new keys (b), with the GC log of each run parsed for full collections and humongous regions.
-# Fails (exit 1) when any run of the gateway under test had a full collection.
+# Fails (exit 1) when a run with new keys had a full collection in the gateway under test.
 #
 #   benchmarks/load/large-bodies.sh
 #   BEFORE_JAR=/path/to/older/sample-app.jar benchmarks/load/large-bodies.sh   # side by side
@@ -121,14 +121,16 @@ for round in $(seq 1 "$rounds"); do
 done
 
 # Per run: requests, GC pauses, full GCs, pauses started by a humongous allocation, and humongous
-# regions allocated (the count before each pause less the count after the one before it).
+# regions allocated (the count before each pause less the count after the one before it, when it
+# grew: regions freed between pauses make this a lower bound).
 measured="$out/measured.tsv"
 printf 'gateway\tkind\trequests\tseconds\terrors\tpauses\tfull\thumongous_pauses\thumongous_regions\tpause_ms\n' >"$measured"
 while IFS=$'\t' read -r gateway round kind start_s end_s result; do
 	[ "$gateway" = gateway ] && continue
 	awk -v gateway="$gateway" -v kind="$kind" -v from="$start_s" -v to="$end_s" -v result="$result" '
 		{ t = substr($1, 2) + 0 }
-		/Humongous regions:/ { split($NF, h, "->"); if (t >= from && t <= to && seen) regions += h[1] - last; last = h[2]; seen = 1; next }
+		/Humongous regions:/ { split($NF, h, "->"); if (t >= from && t <= to && seen && h[1] > last) regions += h[1] - last
+			last = h[2]; seen = 1; next }
 		/ Pause / && /ms$/ { if (t < from || t > to) next
 			pauses++
 			if ($0 ~ /Pause Full/) full++
@@ -160,7 +162,7 @@ report="$out/report.md"
 } >"$report"
 cat "$report"
 log "raw results in $out"
-if awk -F'\t' '$1 == "now" && $7 > 0 { found = 1 } END { exit !found }' "$measured"; then
-	echo "full collections in the gateway under test" >&2
+if awk -F'\t' '$1 == "now" && $2 == "b" && $7 > 0 { found = 1 } END { exit !found }' "$measured"; then
+	echo "full collections with new keys in the gateway under test" >&2
 	exit 1
 fi

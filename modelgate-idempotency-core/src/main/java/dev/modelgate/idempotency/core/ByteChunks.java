@@ -121,6 +121,30 @@ public final class ByteChunks {
 		return this.chunks[index >>> this.shift][index & this.mask] & 0xFF;
 	}
 
+	/**
+	 * Skips plain string text: {@return the first position from {@code start} (or {@code end}) of a
+	 * byte that is a quote, a backslash, a control character or not ASCII}
+	 */
+	int skipPlainText(int start, int end) {
+		int position = start;
+		while (position < end) {
+			byte[] chunk = this.chunks[position >>> this.shift];
+			int offset = position & this.mask;
+			int stop = offset + Math.min(chunk.length - offset, end - position);
+			int i = offset;
+			while (i < stop) {
+				byte b = chunk[i];
+				// Non-ASCII bytes are negative.
+				if (b < 0x20 || b == '"' || b == '\\') {
+					return position + (i - offset);
+				}
+				i++;
+			}
+			position += stop - offset;
+		}
+		return end;
+	}
+
 	/** The bytes from {@code start}, {@code length} of them, each as one char (ISO-8859-1). */
 	String latin1(int start, int length) {
 		byte[] chunk = this.chunks[start >>> this.shift];

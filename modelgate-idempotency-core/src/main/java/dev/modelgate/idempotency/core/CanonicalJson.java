@@ -398,6 +398,12 @@ final class CanonicalJson {
 		// Its length in chars, which is what Jackson limits in values.
 		long chars = 0;
 		while (this.position < this.end) {
+			int plain = body.skipPlainText(this.position, this.end);
+			chars += plain - this.position;
+			this.position = plain;
+			if (plain == this.end) {
+				break;
+			}
 			int c = body.at(this.position);
 			if (c == '"') {
 				int length = this.position - start;
@@ -407,7 +413,8 @@ final class CanonicalJson {
 				}
 				return new Utf8Span(body, start, length);
 			}
-			int length = (c < 0x80) ? ((c == '\\' || c < 0x20) ? 0 : 1) : wellFormedLength(body, c);
+			// A backslash or a control character, or the first byte of a UTF-8 sequence.
+			int length = (c < 0x80) ? 0 : wellFormedLength(body, c);
 			if (length == 0) {
 				break;
 			}
