@@ -25,7 +25,8 @@ class BufferedRequestTests {
 		assertThat(buffered.getContentLengthLong()).isEqualTo(body.length);
 		assertThat(StreamUtils.copyToByteArray(buffered.getInputStream())).isEqualTo(body);
 		assertThat(StreamUtils.copyToByteArray(buffered.getInputStream())).isEqualTo(body);
-		assertThat(FileCopyUtils.copyToString(buffered.getReader())).isEqualTo(new String(body, StandardCharsets.UTF_8));
+		assertThat(FileCopyUtils.copyToString(buffered.getReader()))
+			.isEqualTo(new String(body, StandardCharsets.UTF_8));
 	}
 
 	@Test
