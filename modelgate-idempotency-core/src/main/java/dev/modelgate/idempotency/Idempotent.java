@@ -56,6 +56,15 @@ public @interface Idempotent {
 	 */
 	String scope() default "";
 
+	/**
+	 * Whether a duplicate that arrives while the first request's Server-Sent Events are still
+	 * streaming attaches to the stream (it receives every event recorded so far, then follows the
+	 * new ones until the end) rather than getting what {@link #inProgress()} says. {@code false}
+	 * keeps the 409 (or the wait) for streams too. Replays after the end and {@code Last-Event-ID}
+	 * resumes are not affected.
+	 */
+	boolean attachToStream() default true;
+
 	/** What a duplicate request gets while the first one with its key is still running. */
 	enum InProgress {
 

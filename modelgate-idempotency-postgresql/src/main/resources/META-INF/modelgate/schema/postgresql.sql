@@ -29,3 +29,16 @@ CREATE INDEX IF NOT EXISTS %TABLE_BASE_NAME%_expires_at_idx ON %TABLE_NAME% (exp
 -- response_body; those columns are left alone (they are nullable and no longer written).
 ALTER TABLE %TABLE_NAME% ADD COLUMN IF NOT EXISTS outcome_kind VARCHAR(16);
 ALTER TABLE %TABLE_NAME% ADD COLUMN IF NOT EXISTS outcome BYTEA;
+
+-- Recorded streams (Server-Sent Events): seq 0 is a stream's head, 1..n its events, each the exact
+-- bytes sent. Rows are keyed by the token of the attempt that wrote them and read joined on the
+-- record's current token, so an attempt that took an expired record over starts an empty stream.
+-- Release, deletion and the purge delete a record's events with it (no foreign key: the records
+-- table can then be dropped and created again on its own).
+CREATE TABLE IF NOT EXISTS %TABLE_NAME%_events (
+	scope VARCHAR(64) NOT NULL,
+	token VARCHAR(64) NOT NULL,
+	seq BIGINT NOT NULL,
+	data BYTEA NOT NULL,
+	CONSTRAINT %TABLE_BASE_NAME%_events_pk PRIMARY KEY (scope, token, seq)
+);

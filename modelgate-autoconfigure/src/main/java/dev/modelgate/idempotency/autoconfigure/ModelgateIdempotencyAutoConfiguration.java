@@ -33,6 +33,7 @@ import dev.modelgate.idempotency.web.IdempotentHandlerResolver;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.ResponsePolicy;
 import dev.modelgate.idempotency.web.StatusResponsePolicy;
+import dev.modelgate.idempotency.web.StreamSettings;
 
 /**
  * Auto-configures Idempotency-Key handling: a store (Redis, JDBC or memory, in that order of
@@ -123,6 +124,9 @@ public class ModelgateIdempotencyAutoConfiguration {
 									: "identity",
 							unidentifiedClients(properties, identityResolver)));
 			filter.setListeners(listeners.orderedStream().toList());
+			ModelgateIdempotencyProperties.Stream stream = properties.getStream();
+			filter.setStreamSettings(new StreamSettings(stream.getMaxEvents(), stream.getMaxBytes().toBytes(),
+					stream.getMaxDuration(), stream.getPollInterval()));
 			return filter;
 		}
 

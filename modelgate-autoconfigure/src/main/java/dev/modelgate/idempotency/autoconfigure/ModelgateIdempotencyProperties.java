@@ -140,6 +140,8 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	private final Memory memory = new Memory();
 
+	private final Stream stream = new Stream();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -302,6 +304,10 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	public Jdbc getJdbc() {
 		return this.jdbc;
+	}
+
+	public Stream getStream() {
+		return this.stream;
 	}
 
 	@Override
@@ -513,6 +519,61 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 		public void setMaxBytes(DataSize maxBytes) {
 			this.maxBytes = maxBytes;
+		}
+
+	}
+
+	/** Recorded Server-Sent Events streams. */
+	public static class Stream {
+
+		/**
+		 * Most events recorded per stream. Past it the stream is still delivered to its client but no
+		 * longer recorded: the key stays spent and retries get 410.
+		 */
+		private int maxEvents = 10_000;
+
+		/** Most bytes of events recorded per stream, with the same consequence as max-events. */
+		private DataSize maxBytes = DataSize.ofMegabytes(8);
+
+		/**
+		 * How long a stream is recorded, and kept running after its client went away. Past it
+		 * recording stops as past max-events, and a generation without a client is ended.
+		 */
+		private Duration maxDuration = Duration.ofMinutes(10);
+
+		/** How often a duplicate attached to a live stream asks the store for new events. */
+		private Duration pollInterval = Duration.ofMillis(100);
+
+		public int getMaxEvents() {
+			return this.maxEvents;
+		}
+
+		public void setMaxEvents(int maxEvents) {
+			this.maxEvents = maxEvents;
+		}
+
+		public DataSize getMaxBytes() {
+			return this.maxBytes;
+		}
+
+		public void setMaxBytes(DataSize maxBytes) {
+			this.maxBytes = maxBytes;
+		}
+
+		public Duration getMaxDuration() {
+			return this.maxDuration;
+		}
+
+		public void setMaxDuration(Duration maxDuration) {
+			this.maxDuration = maxDuration;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
 		}
 
 	}

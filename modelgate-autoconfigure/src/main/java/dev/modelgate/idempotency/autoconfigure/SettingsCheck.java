@@ -68,6 +68,10 @@ final class SettingsCheck {
 		positive("jdbc.purgeInterval", p.getJdbc().getPurgeInterval(), "5m");
 		positive("memory.maxEntries", p.getMemory().getMaxEntries(), "a positive number of records, such as 10000");
 		positive("memory.maxBytes", p.getMemory().getMaxBytes(), "64MB");
+		positive("stream.maxEvents", p.getStream().getMaxEvents(), "a positive number of events, such as 10000");
+		positive("stream.maxBytes", p.getStream().getMaxBytes(), "8MB");
+		positive("stream.maxDuration", p.getStream().getMaxDuration(), "10m");
+		positive("stream.pollInterval", p.getStream().getPollInterval(), "100ms");
 	}
 
 	private void replicaAcknowledgements(ModelgateIdempotencyProperties.Redis redis,

@@ -1,6 +1,7 @@
 package dev.modelgate.idempotency.micrometer;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
@@ -15,6 +16,7 @@ import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStores;
 import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.core.StreamSlice;
 
 /**
  * Wraps each store call in a Micrometer {@link Observation}: with Spring Boot's default handlers that
@@ -80,6 +82,30 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean delete(String scope) {
 		return observe("delete", scope, () -> this.delegate.delete(scope), ObservedIdempotencyStore::accepted);
+	}
+
+	@Override
+	public boolean openStream(String scope, String token, byte[] head) {
+		return observe("openStream", scope, () -> this.delegate.openStream(scope, token, head),
+				ObservedIdempotencyStore::accepted);
+	}
+
+	@Override
+	public boolean appendEvents(String scope, String token, long fromSequence, List<byte[]> events) {
+		return observe("appendEvents", scope, () -> this.delegate.appendEvents(scope, token, fromSequence, events),
+				ObservedIdempotencyStore::accepted);
+	}
+
+	@Override
+	public boolean completeStream(String scope, String token, Duration ttl) {
+		return observe("completeStream", scope, () -> this.delegate.completeStream(scope, token, ttl),
+				ObservedIdempotencyStore::accepted);
+	}
+
+	@Override
+	public Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
+		return observe("readStream", scope, () -> this.delegate.readStream(scope, afterSequence, max),
+				(found) -> found.isPresent() ? "found" : "absent");
 	}
 
 	/** {@return the store this one observes} */

@@ -45,6 +45,7 @@ class JdbcIdempotencySchemaInitializerTests {
 		assertThat(initializer(DatabaseInitializationMode.ALWAYS).initializeDatabase()).isTrue();
 
 		assertThat(PostgresTestServer.tableExists(TABLE)).isTrue();
+		assertThat(PostgresTestServer.tableExists(TABLE + "_events")).isTrue();
 		assertThat(PostgresTestServer.tableExists(SCHEMA + ".idempotency_records_expires_at_idx")).isTrue();
 		JdbcIdempotencyStore store = new JdbcIdempotencyStore(this.jdbcTemplate, TABLE);
 		assertThat(store.begin("scope", "fp", "token", Duration.ofMinutes(1)).outcome()).isEqualTo(Outcome.ACQUIRED);

@@ -506,6 +506,10 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		defaults.put("modelgate.idempotency.memory.max-entries", 10000);
 		defaults.put("modelgate.idempotency.unidentified-clients", "reject");
 		defaults.put("modelgate.idempotency.memory.max-bytes", "64MB");
+		defaults.put("modelgate.idempotency.stream.max-events", 10000);
+		defaults.put("modelgate.idempotency.stream.max-bytes", "8MB");
+		defaults.put("modelgate.idempotency.stream.max-duration", "10m");
+		defaults.put("modelgate.idempotency.stream.poll-interval", "100ms");
 		// Unset by default: no identity header, and no headers beyond the built-in allowlist.
 		List<String> withoutDefault = List.of("modelgate.idempotency.client-identity-header",
 				"modelgate.idempotency.replay-headers");

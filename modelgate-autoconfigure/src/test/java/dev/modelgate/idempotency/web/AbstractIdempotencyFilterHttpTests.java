@@ -417,15 +417,15 @@ abstract class AbstractIdempotencyFilterHttpTests {
 	}
 
 	@Test
-	void serverSentEventsAreDeliveredButNotRecorded() {
+	void serverSentEventsAreRecordedWithIdsAndReplayed() {
 		String key = newKey();
 		HttpResponse<byte[]> first = this.http.postJson("/sse", key, "{}");
 		assertThat(first.statusCode()).isEqualTo(200);
-		assertThat(text(first)).contains("data:one");
+		assertThat(text(first)).isEqualTo("id: 1\ndata:one\n\n");
 		HttpResponse<byte[]> second = this.http.postJson("/sse", key, "{}");
-		assertThat(text(second)).contains("data:one");
-		assertThat(second.headers().firstValue("Idempotent-Replayed")).isEmpty();
-		assertThat(this.invocations.count("sse")).isEqualTo(2);
+		assertThat(second.body()).isEqualTo(first.body());
+		assertThat(second.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		assertThat(this.invocations.count("sse")).isEqualTo(1);
 	}
 
 	@Test

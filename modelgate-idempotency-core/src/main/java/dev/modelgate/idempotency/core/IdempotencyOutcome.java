@@ -21,6 +21,12 @@ public enum IdempotencyOutcome {
 	/** The key's request completed earlier but its result was not kept: answered 410. */
 	RESULT_UNAVAILABLE("completed without a kept result: answered 410"),
 
+	/**
+	 * The same request is still streaming under the key: the duplicate attached to its recorded
+	 * stream and follows it to its end.
+	 */
+	ATTACHED("in_progress: a duplicate attached to the recorded stream"),
+
 	/** The same request is still running under the key: answered 409. */
 	IN_PROGRESS("in_progress: a duplicate is still running, answered 409"),
 

@@ -3,6 +3,7 @@ package dev.modelgate.idempotency.core;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -23,6 +24,14 @@ import java.util.Optional;
  * <p>{@link #find} and {@link #delete} are for operators (the Actuator endpoint and the health
  * check), not for the state machine. They have defaults that throw, so that stores written before
  * they existed still compile; the built-in stores implement both.
+ *
+ * <p>A record in progress can hold a <em>stream</em>: its holder {@link #openStream opens} it with an
+ * opaque head, {@link #appendEvents appends} events numbered 1, 2, 3... without gaps, and
+ * {@link #completeStream completes} it, after which {@code begin} answers {@code COMPLETED} with an
+ * outcome of kind {@link StoredOutcome.Kind#STREAM STREAM} whose payload is the head. Anyone may
+ * {@link #readStream read} it meanwhile, from any process, to follow it live. A stream that is
+ * released or expires is gone with its record; one completed with {@link #complete} (no outcome kept)
+ * no longer replays. These methods too have defaults that throw, for stores without streams.
  */
 public interface IdempotencyStore {
 
@@ -89,6 +98,62 @@ public interface IdempotencyStore {
 	 */
 	default boolean delete(String scope) {
 		throw new UnsupportedOperationException(getClass().getName() + " does not support delete");
+	}
+
+	/**
+	 * Marks the holder's in-progress record as a stream and keeps its head; its events follow.
+	 * @param scope the scope hash
+	 * @param token the token the holder began with
+	 * @param head the stream's head, kept byte for byte (what a follower needs before the first event)
+	 * @return {@code false} when the record is gone, held by another token, or already a stream
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 * @throws UnsupportedOperationException when the store does not record streams
+	 */
+	default boolean openStream(String scope, String token, byte[] head) {
+		throw new UnsupportedOperationException(getClass().getName() + " does not record streams");
+	}
+
+	/**
+	 * Appends events to the holder's open stream, all or none.
+	 * @param scope the scope hash
+	 * @param token the token the holder began with
+	 * @param fromSequence the sequence of the first of {@code events}: one more than the last appended
+	 * (1 for the first)
+	 * @param events the events' bytes, in order, kept byte for byte
+	 * @return {@code false} when the record is gone, held by another token, not an open stream, or when
+	 * {@code fromSequence} does not follow the last appended event
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 * @throws UnsupportedOperationException when the store does not record streams
+	 */
+	default boolean appendEvents(String scope, String token, long fromSequence, List<byte[]> events) {
+		throw new UnsupportedOperationException(getClass().getName() + " does not record streams");
+	}
+
+	/**
+	 * Ends the holder's open stream normally and keeps it, head and events, for {@code ttl}.
+	 * @param scope the scope hash
+	 * @param token the token the holder began with
+	 * @param ttl how long the completed stream is kept
+	 * @return {@code false} when the record is gone, held by another token, or not an open stream
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 * @throws UnsupportedOperationException when the store does not record streams
+	 */
+	default boolean completeStream(String scope, String token, Duration ttl) {
+		throw new UnsupportedOperationException(getClass().getName() + " does not record streams");
+	}
+
+	/**
+	 * Reads a live record's stream, for replay and for followers, whoever holds it.
+	 * @param scope the scope hash
+	 * @param afterSequence the last sequence already seen (0 for the whole stream)
+	 * @param max the most events to read
+	 * @return the head, the events after {@code afterSequence} (at most {@code max}) and the stream's
+	 * state; empty when there is no live record or it holds no stream
+	 * @throws IdempotencyStoreException when the store cannot be asked or the stream is unreadable
+	 * @throws UnsupportedOperationException when the store does not record streams
+	 */
+	default Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
+		throw new UnsupportedOperationException(getClass().getName() + " does not record streams");
 	}
 
 	/**

@@ -3,8 +3,10 @@ package dev.modelgate.idempotency.core;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -24,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * fails with {@link IdempotencyStoreException} (the web filter answers 503, and the operation does
  * not run), and an outcome that cannot fit even after every completed record went is recorded as
  * "completed, result not kept" (retries are told the operation ran instead of running it again).
+ *
+ * <p>Streams count against {@code maxBytes} too, head and events: an append that cannot fit even
+ * after every completed record went fails with {@link IdempotencyStoreException}.
  *
  * <p>Every call takes one lock for a few map operations; none waits for anything else, so callers
  * need no thread hand-off ({@link #callTimeLimit()} is zero).
@@ -154,6 +159,70 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		return entry != null && !entry.isExpired(this.clock.instant());
 	}
 
+	@Override
+	public synchronized boolean openStream(String scope, String token, byte[] head) {
+		Instant now = this.clock.instant();
+		Entry entry = heldBy(scope, token, now);
+		if (entry == null || entry.stream() != null) {
+			return false;
+		}
+		reserve(head.length, now);
+		this.records.put(scope, entry.withStream(new RecordedStream(head)));
+		this.bytes += head.length;
+		return true;
+	}
+
+	@Override
+	public synchronized boolean appendEvents(String scope, String token, long fromSequence, List<byte[]> events) {
+		Instant now = this.clock.instant();
+		Entry entry = heldBy(scope, token, now);
+		if (entry == null || entry.stream() == null || fromSequence != entry.stream().events.size() + 1) {
+			return false;
+		}
+		long size = 0;
+		for (byte[] event : events) {
+			size += event.length;
+		}
+		reserve(size, now);
+		for (byte[] event : events) {
+			entry.stream().events.add(event.clone());
+		}
+		entry.stream().bytes += size;
+		this.bytes += size;
+		return true;
+	}
+
+	@Override
+	public synchronized boolean completeStream(String scope, String token, Duration ttl) {
+		Instant now = this.clock.instant();
+		Entry entry = heldBy(scope, token, now);
+		if (entry == null || entry.stream() == null) {
+			return false;
+		}
+		remove(scope);
+		RecordedStream stream = entry.stream();
+		put(scope, new Entry(entry.fingerprint(), entry.token(), true,
+				new StoredOutcome(StoredOutcome.Kind.STREAM, stream.head), entry.createdAt(), now.plus(ttl), stream));
+		return true;
+	}
+
+	@Override
+	public synchronized Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
+		Entry entry = this.records.get(scope);
+		if (entry == null || entry.isExpired(this.clock.instant()) || entry.stream() == null) {
+			return Optional.empty();
+		}
+		StreamSlice.State state = entry.streamState();
+		List<StreamEvent> read = new ArrayList<>();
+		if (state != StreamSlice.State.NOT_KEPT) {
+			List<byte[]> events = entry.stream().events;
+			for (long sequence = afterSequence + 1; sequence <= events.size() && read.size() < max; sequence++) {
+				read.add(new StreamEvent(sequence, events.get((int) sequence - 1)));
+			}
+		}
+		return Optional.of(new StreamSlice(entry.stream().head, read, state));
+	}
+
 	/** Never waits: the memory store answers on the caller's thread. */
 	@Override
 	public Duration callTimeLimit() {
@@ -228,6 +297,14 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		return fits(entries, size);
 	}
 
+	/** Makes room for {@code size} more bytes of an in-progress stream, or fails. */
+	private void reserve(long size, Instant now) {
+		if (!makeRoom(0, size, now)) {
+			throw new IdempotencyStoreException("The in-memory idempotency store cannot keep " + size
+					+ " more bytes of a stream within max-bytes " + this.maxBytes);
+		}
+	}
+
 	private boolean fits(int entries, long size) {
 		return this.records.size() + entries <= this.maxEntries && this.bytes + size <= this.maxBytes;
 	}
@@ -245,11 +322,42 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		return removed;
 	}
 
+	/**
+	 * The head and the events of a stream, appended in place under the store's lock.
+	 */
+	private static final class RecordedStream {
+
+		final byte[] head;
+
+		final List<byte[]> events = new ArrayList<>();
+
+		/** The head's and the events' bytes. */
+		long bytes;
+
+		RecordedStream(byte[] head) {
+			this.head = head.clone();
+			this.bytes = head.length;
+		}
+
+	}
+
+	/**
+	 * @param stream the stream the record holds, or {@code null}; a completed record keeps its events
+	 * only when it completed as a stream
+	 */
 	private record Entry(String fingerprint, String token, boolean completed, @Nullable StoredOutcome outcome,
-			Instant createdAt, Instant expiresAt) {
+			Instant createdAt, Instant expiresAt, @Nullable RecordedStream stream) {
 
 		static Entry inProgress(String fingerprint, String token, Instant createdAt, Instant expiresAt) {
-			return new Entry(fingerprint, token, false, null, createdAt, expiresAt);
+			return new Entry(fingerprint, token, false, null, createdAt, expiresAt, null);
+		}
+
+		StreamSlice.State streamState() {
+			if (!this.completed) {
+				return StreamSlice.State.STREAMING;
+			}
+			return (this.outcome != null && this.outcome.kind() == StoredOutcome.Kind.STREAM)
+					? StreamSlice.State.COMPLETED : StreamSlice.State.NOT_KEPT;
 		}
 
 		boolean isExpired(Instant now) {
@@ -257,6 +365,9 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		}
 
 		long size() {
+			if (this.stream != null) {
+				return this.stream.bytes;
+			}
 			return (this.outcome != null) ? this.outcome.size() : 0;
 		}
 
@@ -268,11 +379,19 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		}
 
 		Entry withExpiry(Instant expiresAt) {
-			return new Entry(this.fingerprint, this.token, this.completed, this.outcome, this.createdAt, expiresAt);
+			return new Entry(this.fingerprint, this.token, this.completed, this.outcome, this.createdAt, expiresAt,
+					this.stream);
 		}
 
+		Entry withStream(RecordedStream stream) {
+			return new Entry(this.fingerprint, this.token, this.completed, this.outcome, this.createdAt,
+					this.expiresAt, stream);
+		}
+
+		/** A stream completed this way is not kept: only its head stays, to tell followers so. */
 		Entry completed(@Nullable StoredOutcome outcome, Instant expiresAt) {
-			return new Entry(this.fingerprint, this.token, true, outcome, this.createdAt, expiresAt);
+			return new Entry(this.fingerprint, this.token, true, outcome, this.createdAt, expiresAt,
+					(this.stream != null) ? new RecordedStream(this.stream.head) : null);
 		}
 
 		IdempotencyRecord toRecord(String scope, Instant now) {

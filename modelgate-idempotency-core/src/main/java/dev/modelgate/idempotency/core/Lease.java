@@ -3,6 +3,7 @@ package dev.modelgate.idempotency.core;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -68,6 +69,39 @@ public final class Lease {
 	public boolean complete(@Nullable StoredOutcome outcome, Duration ttl) {
 		stopHeartbeat();
 		return this.store.complete(this.scope, this.token, outcome, ttl);
+	}
+
+	/**
+	 * Marks the held record as a stream with its head (see {@link IdempotencyStore#openStream}); the
+	 * heartbeat goes on.
+	 * @param head the stream's head
+	 * @return whether the store accepted it
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 */
+	public boolean openStream(byte[] head) {
+		return this.store.openStream(this.scope, this.token, head);
+	}
+
+	/**
+	 * Appends events to the held stream (see {@link IdempotencyStore#appendEvents}); the heartbeat goes on.
+	 * @param fromSequence the sequence of the first event
+	 * @param events the events' bytes
+	 * @return whether the store accepted them
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 */
+	public boolean appendEvents(long fromSequence, List<byte[]> events) {
+		return this.store.appendEvents(this.scope, this.token, fromSequence, events);
+	}
+
+	/**
+	 * Stops renewing and ends the held stream normally (see {@link IdempotencyStore#completeStream}).
+	 * @param ttl how long the stream is kept
+	 * @return whether the store accepted it
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 */
+	public boolean completeStream(Duration ttl) {
+		stopHeartbeat();
+		return this.store.completeStream(this.scope, this.token, ttl);
 	}
 
 	/**

@@ -74,6 +74,39 @@ public final class Settlement {
 	}
 
 	/**
+	 * Ends the attempt's stream normally, so that retries replay it (see
+	 * {@link IdempotencyStore#completeStream}).
+	 * @return whether it was recorded
+	 */
+	public boolean recordStream() {
+		try {
+			if (this.lease.completeStream(this.ttl)) {
+				decide(IdempotencyOutcome.RECORDED);
+				return true;
+			}
+			logger.warn("Idempotency lease for scope {} was lost before its stream ended (another attempt took "
+					+ "over); the stream is not recorded", scope());
+			decide(IdempotencyOutcome.LEASE_LOST);
+		}
+		catch (IdempotencyStoreException ex) {
+			logger.warn("Could not complete the stream of idempotency scope {}; the lease will run out on its own: {}",
+					scope(), ex.describe());
+			decide(IdempotencyOutcome.COMPLETE_FAILED);
+		}
+		return false;
+	}
+
+	/**
+	 * Stops renewing the lease without touching the record, which then runs out on its own: for an
+	 * attempt whose outcome can no longer be written (the store failed in the middle of a stream).
+	 * @param warning why, logged as a WARN
+	 */
+	public void abandon(String warning) {
+		logger.warn("Idempotency scope {} abandoned, its lease will run out: {}", scope(), warning);
+		this.lease.abandon();
+	}
+
+	/**
 	 * Deletes the record so that a retry runs again.
 	 * @param warning why, when it deserves a WARN (the handler threw, the response was streamed), or
 	 * {@code null} for an ordinary release (a status that says "try again")

@@ -71,7 +71,13 @@ public record StoredOutcome(Kind kind, byte[] payload) {
 		FAILURE("failure"),
 
 		/** Work that may or may not have taken effect; no payload. A retry reconciles it. */
-		UNKNOWN("unknown");
+		UNKNOWN("unknown"),
+
+		/**
+		 * A recorded stream that ended normally: the payload is the stream's head (see
+		 * {@link IdempotencyStore#openStream}); its events are read with {@link IdempotencyStore#readStream}.
+		 */
+		STREAM("stream");
 
 		private final String code;
 

@@ -1,6 +1,7 @@
 package dev.modelgate.idempotency.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -67,6 +68,26 @@ public class TimeBoundedIdempotencyStore implements IdempotencyStore {
 		return call("delete", () -> this.delegate.delete(scope));
 	}
 
+	@Override
+	public boolean openStream(String scope, String token, byte[] head) {
+		return call("openStream", () -> this.delegate.openStream(scope, token, head));
+	}
+
+	@Override
+	public boolean appendEvents(String scope, String token, long fromSequence, List<byte[]> events) {
+		return call("appendEvents", () -> this.delegate.appendEvents(scope, token, fromSequence, events));
+	}
+
+	@Override
+	public boolean completeStream(String scope, String token, Duration ttl) {
+		return call("completeStream", () -> this.delegate.completeStream(scope, token, ttl));
+	}
+
+	@Override
+	public Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
+		return call("readStream", () -> this.delegate.readStream(scope, afterSequence, max));
+	}
+
 	/** {@return the store that answers} */
 	public IdempotencyStore getDelegate() {
 		return this.delegate;
@@ -92,7 +113,7 @@ public class TimeBoundedIdempotencyStore implements IdempotencyStore {
 			if (ex.getCause() instanceof IdempotencyStoreException storeFailure) {
 				throw storeFailure;
 			}
-			// Not a failure of the store but a store without find or delete: say so, unchanged.
+			// Not a failure of the store but a store without find, delete or streams: say so, unchanged.
 			if (ex.getCause() instanceof UnsupportedOperationException unsupported) {
 				throw unsupported;
 			}

@@ -6,6 +6,7 @@ import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -23,6 +24,8 @@ import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.core.StreamEvent;
+import dev.modelgate.idempotency.core.StreamSlice;
 
 /**
  * An {@link IdempotencyStore} in a PostgreSQL table: one row per scope hash, which is the primary
@@ -48,6 +51,10 @@ import dev.modelgate.idempotency.core.StoredOutcome;
  * calling thread; callers run {@code begin}, {@code renew}, {@code complete} and {@code release}
  * outside business transactions (the {@code IdempotencyCoordinator} runs them on its own threads).
  * Every database failure surfaces as an {@link IdempotencyStoreException}.
+ *
+ * <p>Streams live in a second table, {@code <table>_events}, one row per event (the head as event
+ * 0), keyed by scope, the writing attempt's token and sequence; release, deletion and the purge
+ * delete a record's events in the same statement.
  */
 public class JdbcIdempotencyStore implements IdempotencyStore {
 
@@ -151,7 +158,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 */
 	@Override
 	public boolean release(String scope, String token) {
-		return access("release", () -> this.jdbcTemplate.update(this.sql.delete, scope, token) == 1
+		return access("release", () -> this.jdbcTemplate.queryForObject(this.sql.delete, Long.class, scope, token) == 1
 				|| this.jdbcTemplate.update(this.sql.completeApplied, this.appliedRetentionMillis, scope, token) == 1);
 	}
 
@@ -170,6 +177,50 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean delete(String scope) {
 		return access("delete", () -> this.jdbcTemplate.queryForObject(this.sql.deleteAny, Long.class, scope) > 0);
+	}
+
+	@Override
+	public boolean openStream(String scope, String token, byte[] head) {
+		return access("openStream", () -> this.jdbcTemplate.update(this.sql.openStream, head, scope, token) == 1);
+	}
+
+	@Override
+	public boolean appendEvents(String scope, String token, long fromSequence, List<byte[]> events) {
+		if (events.isEmpty()) {
+			throw new IllegalArgumentException("events must not be empty");
+		}
+		Object[] args = new Object[events.size() * 2 + 3];
+		for (int i = 0; i < events.size(); i++) {
+			args[2 * i] = fromSequence + i;
+			args[2 * i + 1] = events.get(i);
+		}
+		args[args.length - 3] = scope;
+		args[args.length - 2] = token;
+		args[args.length - 1] = fromSequence - 1;
+		String statement = this.sql.appendEvents(events.size());
+		return access("appendEvents", () -> this.jdbcTemplate.update(statement, args) == events.size());
+	}
+
+	@Override
+	public boolean completeStream(String scope, String token, Duration ttl) {
+		return access("completeStream",
+				() -> this.jdbcTemplate.update(this.sql.completeStream, ttl.toMillis(), scope, token) == 1);
+	}
+
+	@Override
+	public Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
+		return access("readStream", () -> this.jdbcTemplate.query(this.sql.readStream, (rs) -> {
+			if (!rs.next()) {
+				return Optional.<StreamSlice>empty();
+			}
+			StreamSlice.State state = streamState(rs.getString("state"), rs.getString("outcome_kind"));
+			byte[] head = rs.getBytes("data");
+			List<StreamEvent> events = new ArrayList<>();
+			while (state != StreamSlice.State.NOT_KEPT && rs.next()) {
+				events.add(new StreamEvent(rs.getLong("seq"), rs.getBytes("data")));
+			}
+			return Optional.of(new StreamSlice(head, events, state));
+		}, afterSequence, afterSequence + max, scope));
 	}
 
 	/**
@@ -206,7 +257,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 			int total = 0;
 			int deleted;
 			do {
-				deleted = this.jdbcTemplate.update(this.sql.purge, batchSize);
+				deleted = this.jdbcTemplate.queryForObject(this.sql.purge, Long.class, batchSize).intValue();
 				total += deleted;
 			}
 			while (deleted == batchSize);
@@ -242,6 +293,14 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 			case COMPLETED -> IdempotencyRecord.State.COMPLETED;
 			default -> throw new IdempotencyStoreException("Unknown idempotency record state '" + state + "'");
 		};
+	}
+
+	private static StreamSlice.State streamState(String state, @Nullable String kind) {
+		if (!COMPLETED.equals(state)) {
+			return StreamSlice.State.STREAMING;
+		}
+		return StoredOutcome.Kind.STREAM.code().equals(kind) ? StreamSlice.State.COMPLETED
+				: StreamSlice.State.NOT_KEPT;
 	}
 
 	private <T> T access(String operation, Supplier<T> call) {

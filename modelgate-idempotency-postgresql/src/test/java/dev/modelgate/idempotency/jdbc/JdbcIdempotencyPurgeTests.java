@@ -39,6 +39,12 @@ class JdbcIdempotencyPurgeTests {
 			return super.update(sql, args);
 		}
 
+		@Override
+		public <T> T queryForObject(String sql, Class<T> requiredType, Object... args) {
+			JdbcIdempotencyPurgeTests.this.statements.incrementAndGet();
+			return super.queryForObject(sql, requiredType, args);
+		}
+
 	};
 
 	private final JdbcIdempotencyStore store = new JdbcIdempotencyStore(this.jdbcTemplate, TABLE);

@@ -24,6 +24,7 @@ import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.core.StreamSlice;
 import dev.modelgate.idempotency.redis.AcknowledgedScripts.Acknowledged;
 
 /**
@@ -38,6 +39,9 @@ import dev.modelgate.idempotency.redis.AcknowledgedScripts.Acknowledged;
  * {@code begin} that too few replicas acknowledged is released and reported as a store failure, so
  * the work does not run on a record that a failover could lose; a {@code complete} that too few
  * acknowledged is reported as a store failure after it was recorded on the primary.
+ *
+ * <p>A stream is kept in the record's own hash (fields {@code head}, {@code seq} and {@code e:<n>}),
+ * not in a second key, so that its scripts too touch one key and it shares the record's expiry.
  */
 public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
@@ -60,6 +64,8 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 	private final RedisScript<Boolean> releaseScript;
 
 	private final RedisScript<List<Object>> findScript;
+
+	private final RedisStreamScripts streamScripts;
 
 	private final @Nullable Duration commandTimeout;
 
@@ -105,6 +111,9 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 		this.completeScript = RedisScript.of(load("complete.lua"), Boolean.class);
 		this.releaseScript = RedisScript.of(load("release.lua"), Boolean.class);
 		this.findScript = multiBulkScript("find.lua");
+		this.streamScripts = new RedisStreamScripts(RedisScript.of(load("stream_open.lua"), Boolean.class),
+				RedisScript.of(load("stream_append.lua"), Boolean.class),
+				RedisScript.of(load("stream_complete.lua"), Boolean.class), multiBulkScript("stream_read.lua"));
 	}
 
 	@Override
@@ -194,6 +203,34 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 		catch (DataAccessException ex) {
 			throw new IdempotencyStoreException("delete failed on Redis key " + key(scope), ex);
 		}
+	}
+
+	@Override
+	public boolean openStream(String scope, String token, byte[] head) {
+		return execute("openStream", this.streamScripts.open, scope, bytes(token), head);
+	}
+
+	@Override
+	public boolean appendEvents(String scope, String token, long fromSequence, List<byte[]> events) {
+		byte[][] args = new byte[events.size() + 2][];
+		args[0] = bytes(token);
+		args[1] = bytes(Long.toString(fromSequence));
+		for (int i = 0; i < events.size(); i++) {
+			args[i + 2] = events.get(i);
+		}
+		return execute("appendEvents", this.streamScripts.append, scope, args);
+	}
+
+	@Override
+	public boolean completeStream(String scope, String token, Duration ttl) {
+		return execute("completeStream", this.streamScripts.complete, scope, bytes(token), millis(ttl));
+	}
+
+	@Override
+	public Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
+		List<Object> answer = execute("readStream", this.streamScripts.read, scope,
+				bytes(Long.toString(afterSequence)), bytes(Integer.toString(max)));
+		return RedisStreamScripts.slice(answer, afterSequence, key(scope));
 	}
 
 	/**

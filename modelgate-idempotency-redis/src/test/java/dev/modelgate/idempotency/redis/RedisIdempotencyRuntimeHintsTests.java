@@ -16,7 +16,8 @@ class RedisIdempotencyRuntimeHintsTests {
 	void everyScriptIsRegisteredAsAResource() {
 		RuntimeHints hints = new RuntimeHints();
 		new RedisIdempotencyRuntimeHints().registerHints(hints, getClass().getClassLoader());
-		for (String script : new String[] { "begin", "renew", "complete", "release", "find" }) {
+		for (String script : new String[] { "begin", "renew", "complete", "release", "find", "stream_open",
+				"stream_append", "stream_complete", "stream_read" }) {
 			assertThat(RuntimeHintsPredicates.resource()
 				.forResource(RedisIdempotencyStore.SCRIPT_LOCATION + script + ".lua")).accepts(hints);
 		}

@@ -52,13 +52,14 @@ public final class PostgresTestServer {
 	}
 
 	/**
-	 * Drops {@code tableName} and creates it again with {@code schema}, the store's script for it (such
-	 * as {@code JdbcIdempotencySchema.script(tableName)}), as start-up would.
+	 * Drops {@code tableName} and its events table ({@code tableName_events}) and creates them again
+	 * with {@code schema}, the store's script for it (such as {@code JdbcIdempotencySchema.script(tableName)}),
+	 * as start-up would.
 	 * @param tableName the table
 	 * @param schema the SQL script that creates it
 	 */
 	public static void recreateTable(String tableName, String schema) {
-		jdbcTemplate().execute("DROP TABLE IF EXISTS " + tableName);
+		jdbcTemplate().execute("DROP TABLE IF EXISTS " + tableName + "_events, " + tableName);
 		new ResourceDatabasePopulator(new ByteArrayResource(schema.getBytes(StandardCharsets.UTF_8)))
 			.execute(dataSource());
 	}

@@ -23,8 +23,9 @@ import dev.modelgate.idempotency.core.StoredOutcome;
  * the response is committed. Headers go straight to the real response (which stays uncommitted);
  * only the body, flushes and errors are intercepted.
  *
- * <p>A body that grows past the size cap, or a response that turns asynchronous, is switched to
- * pass-through: what was held is sent and the rest streams to the client as it is written.
+ * <p>A body that grows past the size cap is switched to pass-through: what was held is sent and the
+ * rest streams to the client as it is written. A response that turns asynchronous is handed to a
+ * {@link Sink} (a {@link StreamRecorder}): from then on every write and flush goes to it.
  */
 final class CapturingResponse extends HttpServletResponseWrapper {
 
@@ -41,6 +42,8 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 	private boolean passThrough;
 
 	private boolean overflowed;
+
+	private volatile Sink sink;
 
 	private int errorStatus = -1;
 
@@ -77,6 +80,12 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 
 	@Override
 	public void flushBuffer() throws IOException {
+		Sink sink = this.sink;
+		if (sink != null) {
+			flushWriter();
+			sink.flush();
+			return;
+		}
 		// Flushing would commit the response before its record is written; held until then.
 		if (this.passThrough) {
 			super.flushBuffer();
@@ -155,7 +164,12 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 
 	/** The held response, with only the headers {@code replayHeaders} allows. */
 	StoredOutcome toStoredOutcome(ReplayHeaders replayHeaders) throws IOException {
+		// The held bytes as one array, shared with the buffer rather than copied: neither changes them.
 		flushWriter();
+		return toStoredOutcomeOf(replayHeaders, this.buffer.toByteArrayUnsafe());
+	}
+
+	private StoredOutcome toStoredOutcomeOf(ReplayHeaders replayHeaders, byte[] body) {
 		HttpServletResponse response = (HttpServletResponse) getResponse();
 		Map<String, List<String>> headers = new LinkedHashMap<>();
 		for (String name : response.getHeaderNames()) {
@@ -166,9 +180,31 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 		if (response.getContentType() != null && !headers.containsKey("Content-Type")) {
 			headers.put("Content-Type", List.of(response.getContentType()));
 		}
-		// The held bytes as one array, shared with the buffer rather than copied: neither changes them.
-		byte[] body = this.buffer.toByteArrayUnsafe();
 		return HttpResponseRecord.encode(response.getStatus(), headers, body, body.length);
+	}
+
+	/**
+	 * The head of a stream, for {@link dev.modelgate.idempotency.core.IdempotencyStore#openStream}:
+	 * the status and the headers {@code replayHeaders} allows, in {@link HttpResponseRecord}'s format
+	 * with no body.
+	 */
+	byte[] streamHead(ReplayHeaders replayHeaders) {
+		return toStoredOutcomeOf(replayHeaders, new byte[0]).payload();
+	}
+
+	/**
+	 * Hands every later write and flush to {@code sink}, after what was held: for a response that
+	 * went asynchronous, written from other threads.
+	 */
+	void switchToSink(Sink sink) throws IOException {
+		flushWriter();
+		this.passThrough = true;
+		this.sink = sink;
+		if (this.buffer.size() > 0) {
+			byte[] held = this.buffer.toByteArray();
+			this.buffer.reset();
+			sink.write(held, 0, held.length);
+		}
 	}
 
 	/** Sends what was held to the client: the body, or the error page request. */
@@ -214,6 +250,15 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 		}
 	}
 
+	/** Takes the body of a response that went asynchronous: every write and flush, from any thread. */
+	interface Sink {
+
+		void write(byte[] bytes, int offset, int length) throws IOException;
+
+		void flush() throws IOException;
+
+	}
+
 	/** Told once, just before an oversized body starts going to the client. */
 	@FunctionalInterface
 	interface OverflowListener {
@@ -231,6 +276,11 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 
 		@Override
 		public void write(byte[] b, int off, int len) throws IOException {
+			Sink sink = CapturingResponse.this.sink;
+			if (sink != null) {
+				sink.write(b, off, len);
+				return;
+			}
 			if (!CapturingResponse.this.passThrough && CapturingResponse.this.buffer.size() + len > CapturingResponse.this.maxBodyBytes) {
 				CapturingResponse.this.overflowed = true;
 				CapturingResponse.this.overflowListener.beforeOverflow(getStatus());
@@ -246,6 +296,11 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 
 		@Override
 		public void flush() throws IOException {
+			Sink sink = CapturingResponse.this.sink;
+			if (sink != null) {
+				sink.flush();
+				return;
+			}
 			if (CapturingResponse.this.passThrough) {
 				getResponse().getOutputStream().flush();
 			}

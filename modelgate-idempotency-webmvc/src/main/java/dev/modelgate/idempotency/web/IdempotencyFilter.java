@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
@@ -40,7 +42,9 @@ import dev.modelgate.idempotency.web.KeyedRequestReader.KeyedRequest;
  * <p>For a keyed request: validate the key, read and fingerprint the body ({@link KeyedRequestReader}),
  * {@code begin} in the store, then either refuse ({@link ProblemResponder}), replay the recorded
  * response ({@link ResponseReplayer}), or run the handler under a renewed lease with its response
- * held back, record it, and only then send it ({@link HandlerExecution}).
+ * held back, record it, and only then send it ({@link HandlerExecution}). A Server-Sent Events
+ * response is recorded event by event as it streams ({@link StreamRecorder}); its retries, resumes
+ * ({@code Last-Event-ID}) and duplicates follow the recorded stream ({@link StreamFollower}).
  */
 public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
@@ -59,6 +63,12 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 * included), so that log lines can be tied to the record the Actuator endpoint shows.
 	 */
 	public static final String MDC_SCOPE_KEY = "modelgate.idempotency.scope";
+
+	/**
+	 * The request header with which a Server-Sent Events client resumes: the last event id it saw.
+	 * Not part of the fingerprint.
+	 */
+	public static final String LAST_EVENT_ID = "Last-Event-ID";
 
 	/** The logger that narrates every decision at DEBUG. */
 	public static final String TRANSITIONS_LOGGER = DecisionReporter.TRANSITIONS_LOGGER;
@@ -82,6 +92,17 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	private final ResponseReplayer replayer;
 
 	private final ProblemResponder problems;
+
+	/** Ends streams that outlive {@link StreamSettings#maxDuration()}; one daemon thread, idle otherwise. */
+	private final ScheduledExecutorService streamTimers = Executors.newSingleThreadScheduledExecutor((task) -> {
+		Thread thread = new Thread(task, "modelgate-idempotency-streams");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private StreamSettings streamSettings = StreamSettings.DEFAULTS;
+
+	private StreamFollower follower;
 
 	private int order = DEFAULT_ORDER;
 
@@ -111,6 +132,23 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		this.reader = new KeyedRequestReader(settings.maxRequestBytes());
 		this.replayer = new ResponseReplayer(replayHeaders, settings.replayedHeaderName());
 		this.problems = new ProblemResponder(problemRenderer);
+		this.follower = new StreamFollower(coordinator.getStore(), replayHeaders, settings.replayedHeaderName(),
+				this.streamSettings);
+	}
+
+	/**
+	 * Limits of recorded Server-Sent Events streams, and how often a duplicate attached to one polls.
+	 * @param streamSettings the settings; {@link StreamSettings#DEFAULTS} unless set
+	 */
+	public void setStreamSettings(StreamSettings streamSettings) {
+		this.streamSettings = streamSettings;
+		this.follower = new StreamFollower(this.coordinator.getStore(), this.replayHeaders,
+				this.settings.replayedHeaderName(), streamSettings);
+	}
+
+	@Override
+	public void destroy() {
+		this.streamTimers.shutdownNow();
 	}
 
 	@Override
@@ -256,17 +294,28 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 				reject(IdempotencyProblem.keyReused(this.settings.mismatchStatus()), request, response);
 			}
 			case IN_PROGRESS -> {
+				if (endpoint.attachToStream() && attach(keyed, request, response)) {
+					return;
+				}
 				decide(IdempotencyOutcome.IN_PROGRESS, keyed);
 				reject(IdempotencyProblem.inProgress(this.settings.retryAfter()), request, response);
 			}
-			case COMPLETED -> replay(keyed, attempt.result().stored(), request, response);
+			case COMPLETED -> {
+				StoredOutcome stored = attempt.result().stored();
+				if (stored != null && stored.kind() == StoredOutcome.Kind.STREAM) {
+					replayStream(keyed, request, response);
+				}
+				else {
+					replay(keyed, stored, request, response);
+				}
+			}
 			case ACQUIRED -> {
 				decide(IdempotencyOutcome.ACQUIRED, keyed);
 				Settlement settlement = new Settlement(attempt.lease(), this.reporter, keyed.method(),
 						endpoint.route(), endpoint.ttl());
 				try {
 					new HandlerExecution(attempt.lease(), settlement, this.responsePolicy, this.replayHeaders,
-							this.settings.maxResponseBytes())
+							this.settings.maxResponseBytes(), this.streamSettings, this.streamTimers)
 						.run(read.request(), response, chain);
 				}
 				finally {
@@ -320,6 +369,63 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		decide(IdempotencyOutcome.REPLAYED, keyed);
 		this.replayer.replay(stored, response);
 		responded(IdempotencyListener.ResponseKind.REPLAY, keyed);
+	}
+
+	/**
+	 * Attaches a duplicate to the stream its key is recording, if it is one.
+	 * @return {@code false}, with nothing written, when the running request has no stream (yet)
+	 */
+	private boolean attach(Keyed keyed, HttpServletRequest request, HttpServletResponse response) throws IOException {
+		boolean attached;
+		try {
+			attached = this.follower.follow(keyed.scope(), lastEventId(request), response);
+		}
+		catch (IdempotencyStoreException ex) {
+			logger.warn("Could not read the stream of idempotency scope " + keyed.scope() + ": " + ex.describe());
+			return false;
+		}
+		if (attached) {
+			decide(IdempotencyOutcome.ATTACHED, keyed);
+			responded(IdempotencyListener.ResponseKind.REPLAY, keyed);
+		}
+		return attached;
+	}
+
+	private void replayStream(Keyed keyed, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
+		boolean replayed;
+		try {
+			replayed = this.follower.follow(keyed.scope(), lastEventId(request), response);
+		}
+		catch (IdempotencyStoreException ex) {
+			logger.warn("Could not read the stream of idempotency scope " + keyed.scope() + "; answering 503: "
+					+ ex.describe());
+			decide(IdempotencyOutcome.STORE_UNAVAILABLE, keyed);
+			reject(IdempotencyProblem.storeUnavailable(this.settings.retryAfter()), request, response);
+			return;
+		}
+		if (!replayed) {
+			// Expired between begin and the read.
+			decide(IdempotencyOutcome.RESULT_UNAVAILABLE, keyed);
+			reject(IdempotencyProblem.resultUnavailable(), request, response);
+			return;
+		}
+		decide(IdempotencyOutcome.REPLAYED, keyed);
+		responded(IdempotencyListener.ResponseKind.REPLAY, keyed);
+	}
+
+	/** The sequence after which a follower resumes: {@code Last-Event-ID} when it is one of ours, else 0. */
+	private static long lastEventId(HttpServletRequest request) {
+		String value = request.getHeader(LAST_EVENT_ID);
+		if (value == null) {
+			return 0;
+		}
+		try {
+			return Math.max(0, Long.parseLong(value.trim()));
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
 	}
 
 	private void reject(IdempotencyProblem problem, HttpServletRequest request, HttpServletResponse response)

@@ -18,15 +18,16 @@ import dev.modelgate.idempotency.core.JsonPointer;
  * @param waitTimeout how long a duplicate waits for the first request; zero rejects at once
  * @param ignoreFields JSON Pointers left out of the fingerprint
  * @param onStoreFailure what to do when the store cannot be reached
+ * @param attachToStream whether a duplicate attaches to a stream still being recorded
  */
 public record IdempotentEndpoint(String route, String scopeName, boolean required, Duration ttl,
 		Duration leaseTtl, Duration waitTimeout, List<JsonPointer> ignoreFields,
-		Idempotent.StoreFailure onStoreFailure) {
+		Idempotent.StoreFailure onStoreFailure, boolean attachToStream) {
 
 	IdempotentEndpoint withRoute(String route) {
 		String scope = this.scopeName.isEmpty() ? route : this.scopeName;
 		return new IdempotentEndpoint(route, scope, this.required, this.ttl, this.leaseTtl, this.waitTimeout,
-				this.ignoreFields, this.onStoreFailure);
+				this.ignoreFields, this.onStoreFailure, this.attachToStream);
 	}
 
 }

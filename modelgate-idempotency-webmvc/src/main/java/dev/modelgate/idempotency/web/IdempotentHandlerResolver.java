@@ -231,7 +231,8 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 			return new IdempotentEndpoint("", annotation.scope(), annotation.required(),
 					duration(annotation.ttl(), this.defaults.ttl(), "ttl"),
 					duration(annotation.leaseTtl(), this.defaults.leaseTtl(), "leaseTtl"), waitTimeout(annotation),
-					CanonicalBody.pointers(annotation.ignoreFields()), annotation.onStoreFailure());
+					CanonicalBody.pointers(annotation.ignoreFields()), annotation.onStoreFailure(),
+					annotation.attachToStream());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("@Idempotent on " + describe(handler) + ": " + ex.getMessage(), ex);

@@ -144,6 +144,56 @@ class TestController {
 		return emitter;
 	}
 
+	/**
+	 * Streams {@code count} events from another thread, like a model generating: waits at the gate after
+	 * event {@code gateAfter} (0: never), and ends with an error when {@code fail}. Counts the runs under
+	 * "events", the events sent under "events-sent" and the sends or ends the emitter refused under
+	 * "events-refused".
+	 */
+	@PostMapping("/events")
+	@Idempotent
+	SseEmitter events(@RequestParam(defaultValue = "5") int count, @RequestParam(defaultValue = "0") int gateAfter,
+			@RequestParam(defaultValue = "false") boolean fail) {
+		return generate(count, gateAfter, fail);
+	}
+
+	/** One event, the gate, a second event: a duplicate meanwhile gets 409 rather than attaching. */
+	@PostMapping("/events-no-attach")
+	@Idempotent(attachToStream = false)
+	SseEmitter eventsWithoutAttaching() {
+		return generate(2, 1, false);
+	}
+
+	private SseEmitter generate(int count, int gateAfter, boolean fail) {
+		this.invocations.increment("events");
+		SseEmitter emitter = new SseEmitter(60_000L);
+		Thread generation = new Thread(() -> {
+			try {
+				for (int i = 1; i <= count; i++) {
+					emitter.send(SseEmitter.event().name("chunk").data("{\"n\":" + i + "}"));
+					this.invocations.increment("events-sent");
+					if (i == gateAfter) {
+						this.invocations.awaitGate();
+					}
+				}
+				if (fail) {
+					emitter.completeWithError(new IllegalStateException("generation failed"));
+				}
+				else {
+					emitter.complete();
+				}
+			}
+			catch (IOException | IllegalStateException ex) {
+				this.invocations.increment("events-refused");
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}, "test-generation");
+		generation.start();
+		return emitter;
+	}
+
 	@PostMapping("/streaming")
 	@Idempotent
 	StreamingResponseBody streaming() {

@@ -1,0 +1,24 @@
+package dev.modelgate.idempotency.web;
+
+import java.time.Duration;
+
+/**
+ * Limits of recorded Server-Sent Events streams.
+ *
+ * @param maxEvents the most events recorded per stream; past it the stream is delivered but not
+ * recorded, the key stays spent and retries get 410
+ * @param maxBytes the most bytes of events recorded per stream, with the same consequence
+ * @param maxDuration how long a stream is recorded (and, once its client went away, kept running);
+ * past it recording stops as past a size limit
+ * @param pollInterval how often a duplicate attached to a live stream asks the store for new events
+ */
+public record StreamSettings(int maxEvents, long maxBytes, Duration maxDuration, Duration pollInterval) {
+
+	/** 10,000 events, 8 MiB, 10 minutes, polled every 100 ms. */
+	public static final StreamSettings DEFAULTS = new StreamSettings(10_000, 8L * 1024 * 1024, Duration.ofMinutes(10),
+			Duration.ofMillis(100));
+
+	/** How many events one store read returns at most. */
+	static final int READ_BATCH = 500;
+
+}
