@@ -34,6 +34,18 @@ final class GatewayClient {
 	 * @param headerNamesAndValues extra headers, as name and value pairs
 	 */
 	HttpResponse<byte[]> chat(String body, String... headerNamesAndValues) {
+		return send(request(body, headerNamesAndValues), HttpResponse.BodyHandlers.ofByteArray());
+	}
+
+	/**
+	 * Posts a streaming request, as {@link #chat(String, String...)} does, and reads the answer line by
+	 * line as it arrives.
+	 */
+	StreamedAnswer stream(String body, String... headerNamesAndValues) {
+		return StreamedAnswer.read(send(request(body, headerNamesAndValues), HttpResponse.BodyHandlers.ofLines()));
+	}
+
+	private HttpRequest request(String body, String... headerNamesAndValues) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(this.endpoint)
 			.header("Content-Type", "application/json")
 			.POST(HttpRequest.BodyPublishers.ofString(body));
@@ -43,8 +55,12 @@ final class GatewayClient {
 		if (!namesAuthorization(headerNamesAndValues)) {
 			request.header("Authorization", DEFAULT_AUTHORIZATION);
 		}
+		return request.build();
+	}
+
+	private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
 		try {
-			return this.http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+			return this.http.send(request, handler);
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Gateway call failed", ex);

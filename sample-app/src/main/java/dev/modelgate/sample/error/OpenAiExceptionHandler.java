@@ -10,6 +10,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.core.task.TaskRejectedException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
@@ -88,6 +89,15 @@ public class OpenAiExceptionHandler extends ResponseEntityExceptionHandler {
 		logger.warn("Database unavailable: " + ex.getMessage());
 		return retryable(HttpStatus.SERVICE_UNAVAILABLE, OpenAiError.of(
 				"The gateway's database is unavailable; retry later.", OpenAiError.SERVER_ERROR, "service_unavailable"));
+	}
+
+	/** Every relay thread is busy with a stream (modelgate.sample.stream.max-concurrent). */
+	@ExceptionHandler(TaskRejectedException.class)
+	ResponseEntity<OpenAiError> tooManyStreams(TaskRejectedException ex) {
+		logger.warn("Stream refused: " + ex.getMessage());
+		return retryable(HttpStatus.SERVICE_UNAVAILABLE, OpenAiError.of(
+				"The gateway is relaying as many streams as it can; retry later.", OpenAiError.SERVER_ERROR,
+				"too_many_streams"));
 	}
 
 	/**

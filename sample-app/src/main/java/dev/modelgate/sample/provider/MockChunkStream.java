@@ -1,0 +1,109 @@
+package dev.modelgate.sample.provider;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The mock provider's reply as OpenAI streams it: a chunk with the assistant's role, one chunk per
+ * word, a chunk with {@code finish_reason: "stop"}, then {@code [DONE]}, with a pause before each
+ * word so that a client sees the answer arrive piece by piece.
+ */
+final class MockChunkStream implements ChunkStream {
+
+	/** A word with the white space before it, so that the deltas add up to the reply exactly. */
+	private static final Pattern WORD = Pattern.compile("\\s*\\S+|\\s+$");
+
+	private final List<String> events;
+
+	private final Duration delay;
+
+	private volatile boolean closed;
+
+	/**
+	 * @param jsonMapper writes the chunks
+	 * @param completion the completion's {@code id}, {@code created} and {@code model}
+	 * @param reply the assistant's whole reply
+	 * @param delay the pause before each word
+	 */
+	MockChunkStream(JsonMapper jsonMapper, Completion completion, String reply, Duration delay) {
+		this.events = events(jsonMapper, completion, reply);
+		this.delay = delay;
+	}
+
+	private static List<String> events(JsonMapper jsonMapper, Completion completion, String reply) {
+		List<String> events = new ArrayList<>();
+		ObjectNode role = completion.chunk(jsonMapper);
+		role.withArray("choices").addObject().put("index", 0).putNull("finish_reason").putObject("delta")
+			.put("role", "assistant").put("content", "");
+		events.add(jsonMapper.writeValueAsString(role));
+		Matcher words = WORD.matcher(reply);
+		while (words.find()) {
+			ObjectNode word = completion.chunk(jsonMapper);
+			word.withArray("choices").addObject().put("index", 0).putNull("finish_reason").putObject("delta")
+				.put("content", words.group());
+			events.add(jsonMapper.writeValueAsString(word));
+		}
+		ObjectNode stop = completion.chunk(jsonMapper);
+		ObjectNode choice = stop.withArray("choices").addObject().put("index", 0);
+		choice.putObject("delta");
+		choice.put("finish_reason", "stop");
+		events.add(jsonMapper.writeValueAsString(stop));
+		events.add(DONE);
+		return events;
+	}
+
+	@Override
+	public void forEach(EventSink sink) throws IOException {
+		for (int i = 0; i < this.events.size() && !this.closed; i++) {
+			if (i > 0 && i < this.events.size() - 2) {
+				pause();
+			}
+			if (!this.closed) {
+				sink.send(this.events.get(i));
+			}
+		}
+	}
+
+	private void pause() {
+		try {
+			Thread.sleep(this.delay.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			close();
+		}
+	}
+
+	@Override
+	public void close() {
+		this.closed = true;
+	}
+
+	/**
+	 * What every chunk of one streamed completion shares.
+	 *
+	 * @param id the completion's id
+	 * @param created when it was made, in epoch seconds
+	 * @param model the model the client asked for
+	 */
+	record Completion(String id, long created, String model) {
+
+		ObjectNode chunk(JsonMapper jsonMapper) {
+			ObjectNode chunk = jsonMapper.createObjectNode();
+			chunk.put("id", this.id);
+			chunk.put("object", "chat.completion.chunk");
+			chunk.put("created", this.created);
+			chunk.put("model", this.model);
+			return chunk;
+		}
+
+	}
+
+}
