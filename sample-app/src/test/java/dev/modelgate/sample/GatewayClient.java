@@ -1,6 +1,7 @@
 package dev.modelgate.sample;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,6 +44,17 @@ final class GatewayClient {
 	 */
 	StreamedAnswer stream(String body, String... headerNamesAndValues) {
 		return StreamedAnswer.read(send(request(body, headerNamesAndValues), HttpResponse.BodyHandlers.ofLines()));
+	}
+
+	/** Posts a streaming request, reads its first event and closes the connection. */
+	void streamFirstEventThenHangUp(String body) {
+		HttpResponse<InputStream> response = send(request(body), HttpResponse.BodyHandlers.ofInputStream());
+		try (InputStream events = response.body()) {
+			events.read();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Gateway stream failed", ex);
+		}
 	}
 
 	private HttpRequest request(String body, String... headerNamesAndValues) {

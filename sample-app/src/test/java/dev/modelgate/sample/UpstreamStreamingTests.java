@@ -1,6 +1,7 @@
 package dev.modelgate.sample;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -104,6 +105,22 @@ class UpstreamStreamingTests extends StubbedProviderTests {
 		assertThat(error.path("type").asString()).isEqualTo("upstream_error");
 		assertThat(error.path("code").asString()).isEqualTo("upstream_stream_interrupted");
 		assertThat(error.path("message").asString()).isNotBlank();
+	}
+
+	@Test
+	void stopsReadingUpstreamWhenTheClientGoesAway() throws Exception {
+		String[] events = new String[50];
+		Arrays.fill(events, CHUNKS.get(1));
+		upstream.streamWith(Duration.ofMillis(50), events);
+
+		this.gateway.streamFirstEventThenHangUp(chatRequest(STREAM));
+
+		long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+		while (upstream.streamsCutOff() == 0 && System.nanoTime() < deadline) {
+			Thread.sleep(20);
+		}
+		// The 50 events would take 2.5s to write; the gateway hung up on the stub well before.
+		assertThat(upstream.streamsCutOff()).isEqualTo(1);
 	}
 
 	private static String chunk(String delta, String finishReason) {

@@ -36,6 +36,8 @@ final class UpstreamStub {
 
 	private volatile Stream stream;
 
+	private final AtomicInteger streamsCutOff = new AtomicInteger();
+
 	private UpstreamStub(HttpServer server) {
 		this.server = server;
 	}
@@ -75,6 +77,7 @@ final class UpstreamStub {
 		this.answer = null;
 		this.delay = Duration.ZERO;
 		this.stream = null;
+		this.streamsCutOff.set(0);
 	}
 
 	/** Answers every following call with this status, body and optional header pairs. */
@@ -96,6 +99,11 @@ final class UpstreamStub {
 		this.delay = delay;
 	}
 
+	/** How many streams the gateway stopped reading before the stub had written them whole. */
+	int streamsCutOff() {
+		return this.streamsCutOff.get();
+	}
+
 	int calls() {
 		return this.calls.get();
 	}
@@ -112,7 +120,12 @@ final class UpstreamStub {
 			sleep(this.delay);
 			Stream stream = this.stream;
 			if (stream != null) {
-				stream.write(exchange);
+				try {
+					stream.write(exchange);
+				}
+				catch (IOException ex) {
+					this.streamsCutOff.incrementAndGet();
+				}
 				return;
 			}
 			Answer answer = (this.answer != null) ? this.answer : Answer.completion(number);

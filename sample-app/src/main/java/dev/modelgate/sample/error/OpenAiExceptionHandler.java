@@ -2,6 +2,7 @@ package dev.modelgate.sample.error;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.RejectedExecutionException;
 
 import dev.modelgate.idempotency.jdbc.LeaseLostException;
 import dev.modelgate.sample.chat.InvalidChatRequestException;
@@ -10,7 +11,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.core.task.TaskRejectedException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
@@ -92,8 +92,8 @@ public class OpenAiExceptionHandler extends ResponseEntityExceptionHandler {
 	}
 
 	/** Every relay thread is busy with a stream (modelgate.sample.stream.max-concurrent). */
-	@ExceptionHandler(TaskRejectedException.class)
-	ResponseEntity<OpenAiError> tooManyStreams(TaskRejectedException ex) {
+	@ExceptionHandler(RejectedExecutionException.class)
+	ResponseEntity<OpenAiError> tooManyStreams(RejectedExecutionException ex) {
 		logger.warn("Stream refused: " + ex.getMessage());
 		return retryable(HttpStatus.SERVICE_UNAVAILABLE, OpenAiError.of(
 				"The gateway is relaying as many streams as it can; retry later.", OpenAiError.SERVER_ERROR,

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -24,7 +26,8 @@ final class MockChunkStream implements ChunkStream {
 
 	private final Duration delay;
 
-	private volatile boolean closed;
+	/** Counted down on close, which also cuts a pause short: the stream ends as soon as it is closed. */
+	private final CountDownLatch closed = new CountDownLatch(1);
 
 	/**
 	 * @param jsonMapper writes the chunks
@@ -61,11 +64,11 @@ final class MockChunkStream implements ChunkStream {
 
 	@Override
 	public void forEach(EventSink sink) throws IOException {
-		for (int i = 0; i < this.events.size() && !this.closed; i++) {
+		for (int i = 0; i < this.events.size() && !isClosed(); i++) {
 			if (i > 0 && i < this.events.size() - 2) {
 				pause();
 			}
-			if (!this.closed) {
+			if (!isClosed()) {
 				sink.send(this.events.get(i));
 			}
 		}
@@ -73,7 +76,7 @@ final class MockChunkStream implements ChunkStream {
 
 	private void pause() {
 		try {
-			Thread.sleep(this.delay.toMillis());
+			this.closed.await(this.delay.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -81,9 +84,13 @@ final class MockChunkStream implements ChunkStream {
 		}
 	}
 
+	private boolean isClosed() {
+		return this.closed.getCount() == 0;
+	}
+
 	@Override
 	public void close() {
-		this.closed = true;
+		this.closed.countDown();
 	}
 
 	/**

@@ -16,8 +16,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * One stream being relayed. It ends once, whichever comes first: the provider's {@code [DONE]}, the
- * provider's failure (an error event, as OpenAI sends one), the timeout (an error event too) or the
- * client going away (nothing more is read from the provider).
+ * provider's failure (an error event, as OpenAI sends one), the time limit or a failure of the relay
+ * itself (an error event too) or the client going away (nothing more is read from the provider).
  */
 final class RelayedStream implements Runnable {
 
@@ -44,19 +44,26 @@ final class RelayedStream implements Runnable {
 			end(null);
 		}
 		catch (UpstreamFailureException ex) {
-			logger.warn("Upstream stream failed: " + ex.getMessage(), ex.getCause());
-			end(OpenAiError.of(ex.getMessage(), OpenAiError.UPSTREAM_ERROR, ex.getReason().code()));
+			// Once the stream has ended for the client, the provider's connection was closed on purpose.
+			if (!this.ended.get()) {
+				logger.warn("Upstream stream failed: " + ex.getMessage(), ex.getCause());
+				end(OpenAiError.of(ex.getMessage(), OpenAiError.UPSTREAM_ERROR, ex.getReason().code()));
+			}
 		}
 		catch (IOException | IllegalStateException ex) {
 			// The client went away, or the stream already ended (timed out): nobody to send to.
 			abandon();
+		}
+		catch (RuntimeException ex) {
+			logger.error("Stream relay failed", ex);
+			end(OpenAiError.of("The gateway failed to relay the stream.", OpenAiError.SERVER_ERROR, "internal_error"));
 		}
 		finally {
 			this.chunks.close();
 		}
 	}
 
-	/** Called by the container when the stream ran past its timeout. */
+	/** Called by the relay's timer when the stream ran past its time limit. */
 	void timeOut() {
 		end(OpenAiError.of("The stream ran past the gateway's time limit.", OpenAiError.SERVER_ERROR,
 				"stream_timeout"));
