@@ -46,10 +46,17 @@ final class GatewayClient {
 		return StreamedAnswer.read(send(request(body, headerNamesAndValues), HttpResponse.BodyHandlers.ofLines()));
 	}
 
+	/**
+	 * Posts a request and returns as soon as the answer begins (for a stream: once its first event is
+	 * sent), its body still to read.
+	 */
+	HttpResponse<InputStream> open(String body) {
+		return send(request(body), HttpResponse.BodyHandlers.ofInputStream());
+	}
+
 	/** Posts a streaming request, reads its first event and closes the connection. */
 	void streamFirstEventThenHangUp(String body) {
-		HttpResponse<InputStream> response = send(request(body), HttpResponse.BodyHandlers.ofInputStream());
-		try (InputStream events = response.body()) {
+		try (InputStream events = open(body).body()) {
 			events.read();
 		}
 		catch (IOException ex) {
