@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class MockStreamingTests {
 
-	/** Ten words: with the default 20ms before each, the reply takes at least 200ms to produce. */
+	/** Nine words, so ten in the reply: with the default 20ms before each, at least 200ms to produce it. */
 	private static final String PROMPT = "one two three four five six seven eight nine";
 
 	@LocalServerPort
@@ -66,6 +66,22 @@ class MockStreamingTests {
 
 		assertThat(answer.content()).isEqualTo(whole).isEqualTo("Echo: " + PROMPT);
 		assertThat(answer.chunks()).hasSizeGreaterThanOrEqualTo(12);
+	}
+
+	@Test
+	void sendsUsageInALastChunkWithoutChoicesWhenAsked() {
+		StreamedAnswer answer = this.gateway.stream(
+				promptRequest(PROMPT, "\"stream\":true", "\"stream_options\":{\"include_usage\":true}"));
+
+		List<JsonNode> chunks = answer.chunks();
+		JsonNode usage = chunks.get(chunks.size() - 1);
+		assertThat(usage.path("choices").isArray()).isTrue();
+		assertThat(usage.path("choices").isEmpty()).isTrue();
+		// The mock counts words: nine in the prompt, ten in the reply.
+		assertThat(usage.path("usage").path("total_tokens").asInt()).isEqualTo(19);
+		assertThat(chunks.get(chunks.size() - 2).path("choices").path(0).path("finish_reason").asString()).isEqualTo("stop");
+		assertThat(answer.content()).isEqualTo("Echo: " + PROMPT);
+		assertThat(answer.data()).last().isEqualTo("[DONE]");
 	}
 
 	@Test

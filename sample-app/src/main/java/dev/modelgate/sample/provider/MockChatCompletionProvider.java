@@ -51,12 +51,7 @@ public class MockChatCompletionProvider implements ChatCompletionProvider {
 		choice.put("index", 0);
 		choice.putObject("message").put("role", "assistant").put("content", reply);
 		choice.put("finish_reason", "stop");
-		int promptTokens = words(prompt);
-		int completionTokens = words(reply);
-		completion.putObject("usage")
-			.put("prompt_tokens", promptTokens)
-			.put("completion_tokens", completionTokens)
-			.put("total_tokens", promptTokens + completionTokens);
+		completion.set("usage", usage(prompt, reply));
 		HttpHeaders headers = new HttpHeaders();
 		headers.setContentType(MediaType.APPLICATION_JSON);
 		return new ProviderResponse(HttpStatus.OK, headers, this.jsonMapper.writeValueAsBytes(completion));
@@ -66,8 +61,21 @@ public class MockChatCompletionProvider implements ChatCompletionProvider {
 	public StreamStart stream(ObjectNode request) {
 		MockChunkStream.Completion completion = new MockChunkStream.Completion(newId(),
 				this.clock.instant().getEpochSecond(), request.path("model").asString());
-		String reply = reply(lastUserText(request.path("messages")));
-		return new StreamStart.Streaming(new MockChunkStream(this.jsonMapper, completion, reply, this.chunkDelay));
+		String prompt = lastUserText(request.path("messages"));
+		String reply = reply(prompt);
+		// As OpenAI does, the usage comes in a last chunk of its own, and only when asked for.
+		boolean includeUsage = request.path("stream_options").path("include_usage").asBoolean(false);
+		return new StreamStart.Streaming(new MockChunkStream(this.jsonMapper, completion, reply,
+				includeUsage ? usage(prompt, reply) : null, this.chunkDelay));
+	}
+
+	private ObjectNode usage(String prompt, String reply) {
+		int promptTokens = words(prompt);
+		int completionTokens = words(reply);
+		return this.jsonMapper.createObjectNode()
+			.put("prompt_tokens", promptTokens)
+			.put("completion_tokens", completionTokens)
+			.put("total_tokens", promptTokens + completionTokens);
 	}
 
 	private static String reply(String prompt) {

@@ -14,8 +14,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The mock provider's reply as OpenAI streams it: a chunk with the assistant's role, one chunk per
- * word, a chunk with {@code finish_reason: "stop"}, then {@code [DONE]}, with a pause before each
- * word so that a client sees the answer arrive piece by piece.
+ * word, a chunk with {@code finish_reason: "stop"}, a chunk with the usage and no choices when the
+ * client asked for it, then {@code [DONE]}, with a pause before each word so that a client sees the
+ * answer arrive piece by piece.
  */
 final class MockChunkStream implements ChunkStream {
 
@@ -23,6 +24,8 @@ final class MockChunkStream implements ChunkStream {
 	private static final Pattern WORD = Pattern.compile("\\s*\\S+|\\s+$");
 
 	private final List<String> events;
+
+	private final int words;
 
 	private final Duration delay;
 
@@ -33,14 +36,17 @@ final class MockChunkStream implements ChunkStream {
 	 * @param jsonMapper writes the chunks
 	 * @param completion the completion's {@code id}, {@code created} and {@code model}
 	 * @param reply the assistant's whole reply
+	 * @param usage the usage to send in a chunk of its own, or {@code null} for none
 	 * @param delay the pause before each word
 	 */
-	MockChunkStream(JsonMapper jsonMapper, Completion completion, String reply, Duration delay) {
-		this.events = events(jsonMapper, completion, reply);
+	MockChunkStream(JsonMapper jsonMapper, Completion completion, String reply, ObjectNode usage, Duration delay) {
+		this.events = events(jsonMapper, completion, reply, usage);
+		this.words = (int) WORD.matcher(reply).results().count();
 		this.delay = delay;
 	}
 
-	private static List<String> events(JsonMapper jsonMapper, Completion completion, String reply) {
+	private static List<String> events(JsonMapper jsonMapper, Completion completion, String reply,
+			ObjectNode usage) {
 		List<String> events = new ArrayList<>();
 		ObjectNode role = completion.chunk(jsonMapper);
 		role.withArray("choices").addObject().put("index", 0).putNull("finish_reason").putObject("delta")
@@ -58,6 +64,12 @@ final class MockChunkStream implements ChunkStream {
 		choice.putObject("delta");
 		choice.put("finish_reason", "stop");
 		events.add(jsonMapper.writeValueAsString(stop));
+		if (usage != null) {
+			ObjectNode usageChunk = completion.chunk(jsonMapper);
+			usageChunk.putArray("choices");
+			usageChunk.set("usage", usage);
+			events.add(jsonMapper.writeValueAsString(usageChunk));
+		}
 		events.add(DONE);
 		return events;
 	}
@@ -65,7 +77,7 @@ final class MockChunkStream implements ChunkStream {
 	@Override
 	public void forEach(EventSink sink) throws IOException {
 		for (int i = 0; i < this.events.size() && !isClosed(); i++) {
-			if (i > 0 && i < this.events.size() - 2) {
+			if (i > 0 && i <= this.words) {
 				pause();
 			}
 			if (!isClosed()) {
