@@ -1,6 +1,7 @@
 package dev.modelgate.sample;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,6 +35,36 @@ final class GatewayClient {
 	 * @param headerNamesAndValues extra headers, as name and value pairs
 	 */
 	HttpResponse<byte[]> chat(String body, String... headerNamesAndValues) {
+		return send(request(body, headerNamesAndValues), HttpResponse.BodyHandlers.ofByteArray());
+	}
+
+	/**
+	 * Posts a streaming request, as {@link #chat(String, String...)} does, and reads the answer line by
+	 * line as it arrives.
+	 */
+	StreamedAnswer stream(String body, String... headerNamesAndValues) {
+		return StreamedAnswer.read(send(request(body, headerNamesAndValues), HttpResponse.BodyHandlers.ofLines()));
+	}
+
+	/**
+	 * Posts a request and returns as soon as the answer begins (for a stream: once its first event is
+	 * sent), its body still to read.
+	 */
+	HttpResponse<InputStream> open(String body) {
+		return send(request(body), HttpResponse.BodyHandlers.ofInputStream());
+	}
+
+	/** Posts a streaming request, reads its first event and closes the connection. */
+	void streamFirstEventThenHangUp(String body) {
+		try (InputStream events = open(body).body()) {
+			events.read();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Gateway stream failed", ex);
+		}
+	}
+
+	private HttpRequest request(String body, String... headerNamesAndValues) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(this.endpoint)
 			.header("Content-Type", "application/json")
 			.POST(HttpRequest.BodyPublishers.ofString(body));
@@ -43,8 +74,12 @@ final class GatewayClient {
 		if (!namesAuthorization(headerNamesAndValues)) {
 			request.header("Authorization", DEFAULT_AUTHORIZATION);
 		}
+		return request.build();
+	}
+
+	private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
 		try {
-			return this.http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+			return this.http.send(request, handler);
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Gateway call failed", ex);

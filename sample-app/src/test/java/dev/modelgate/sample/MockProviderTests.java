@@ -124,12 +124,4 @@ class MockProviderTests {
 		assertThat(error.path("code").asString()).isEqualTo("idempotency_not_supported_for_stream");
 	}
 
-	@Test
-	void rejectsStreamWithoutIdempotencyKeyAsUnsupported() {
-		HttpResponse<byte[]> response = this.gateway.chat(chatRequest("\"stream\":true"));
-
-		assertThat(response.statusCode()).isEqualTo(400);
-		assertThat(json(response).path("error").path("code").asString()).isEqualTo("stream_not_supported");
-	}
-
 }

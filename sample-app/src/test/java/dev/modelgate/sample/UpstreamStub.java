@@ -34,6 +34,10 @@ final class UpstreamStub {
 
 	private volatile Duration delay = Duration.ZERO;
 
+	private volatile Stream stream;
+
+	private final AtomicInteger streamsCutOff = new AtomicInteger();
+
 	private UpstreamStub(HttpServer server) {
 		this.server = server;
 	}
@@ -72,6 +76,8 @@ final class UpstreamStub {
 		this.received.clear();
 		this.answer = null;
 		this.delay = Duration.ZERO;
+		this.stream = null;
+		this.streamsCutOff.set(0);
 	}
 
 	/** Answers every following call with this status, body and optional header pairs. */
@@ -79,9 +85,23 @@ final class UpstreamStub {
 		this.answer = new Answer(status, body, headerNamesAndValues);
 	}
 
+	/**
+	 * Answers every following call with a {@code text/event-stream} of these events' data, each
+	 * written and flushed after {@code pause}; the body then ends, whether the events include
+	 * {@code [DONE]} or not.
+	 */
+	void streamWith(Duration pause, String... events) {
+		this.stream = new Stream(pause, List.of(events));
+	}
+
 	/** Waits this long before answering each following call. */
 	void delayAnswers(Duration delay) {
 		this.delay = delay;
+	}
+
+	/** How many streams the gateway stopped reading before the stub had written them whole. */
+	int streamsCutOff() {
+		return this.streamsCutOff.get();
 	}
 
 	int calls() {
@@ -98,6 +118,16 @@ final class UpstreamStub {
 			this.received.add(new Call(exchange.getRequestHeaders().getFirst("Authorization"),
 					new String(body.readAllBytes(), StandardCharsets.UTF_8)));
 			sleep(this.delay);
+			Stream stream = this.stream;
+			if (stream != null) {
+				try {
+					stream.write(exchange);
+				}
+				catch (IOException ex) {
+					this.streamsCutOff.incrementAndGet();
+				}
+				return;
+			}
 			Answer answer = (this.answer != null) ? this.answer : Answer.completion(number);
 			for (int i = 0; i < answer.headers().length; i += 2) {
 				exchange.getResponseHeaders().add(answer.headers()[i], answer.headers()[i + 1]);
@@ -127,6 +157,22 @@ final class UpstreamStub {
 	 * @param body its body
 	 */
 	record Call(String authorization, String body) {
+	}
+
+	private record Stream(Duration pause, List<String> events) {
+
+		void write(HttpExchange exchange) throws IOException {
+			exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+			exchange.sendResponseHeaders(200, 0);
+			try (OutputStream out = exchange.getResponseBody()) {
+				for (String event : this.events) {
+					sleep(this.pause);
+					out.write(("data: " + event + "\n\n").getBytes(StandardCharsets.UTF_8));
+					out.flush();
+				}
+			}
+		}
+
 	}
 
 	private record Answer(int status, String body, String[] headers) {

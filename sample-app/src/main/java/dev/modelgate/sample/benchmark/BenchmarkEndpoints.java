@@ -1,11 +1,11 @@
 package dev.modelgate.sample.benchmark;
 
+import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -30,11 +30,12 @@ public class BenchmarkEndpoints {
 	}
 
 	@PostMapping(path = "/benchmark/chat/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
-	public ResponseEntity<byte[]> complete(@RequestBody JsonNode body,
+	public Object complete(@RequestBody JsonNode body,
 			@RequestHeader(name = "${modelgate.idempotency.header-name:Idempotency-Key}",
 					required = false) String idempotencyKey,
-			@RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization) {
-		return this.chat.complete(body, idempotencyKey, authorization);
+			@RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+			HttpServletResponse response) {
+		return this.chat.complete(body, idempotencyKey, authorization, response);
 	}
 
 }

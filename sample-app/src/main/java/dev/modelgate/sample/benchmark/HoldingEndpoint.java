@@ -2,13 +2,13 @@ package dev.modelgate.sample.benchmark;
 
 import java.time.Duration;
 
+import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -38,13 +38,14 @@ public class HoldingEndpoint {
 
 	@Idempotent
 	@PostMapping(path = "/benchmark/held/chat/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
-	public ResponseEntity<byte[]> complete(@RequestBody JsonNode body,
+	public Object complete(@RequestBody JsonNode body,
 			@RequestHeader(name = "${modelgate.idempotency.header-name:Idempotency-Key}",
 					required = false) String idempotencyKey,
-			@RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization)
+			@RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+			HttpServletResponse response)
 			throws InterruptedException {
 		Thread.sleep(this.hold.toMillis());
-		return this.chat.complete(body, idempotencyKey, authorization);
+		return this.chat.complete(body, idempotencyKey, authorization, response);
 	}
 
 }

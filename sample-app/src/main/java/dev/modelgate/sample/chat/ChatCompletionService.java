@@ -9,6 +9,7 @@ import dev.modelgate.sample.cache.ResponseCache;
 import dev.modelgate.sample.cache.ResponseCacheKey;
 import dev.modelgate.sample.provider.ChatCompletionProvider;
 import dev.modelgate.sample.provider.ProviderResponse;
+import dev.modelgate.sample.provider.StreamStart;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -21,8 +22,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Answers a chat-completion request from the response cache when it can, from the provider
  * otherwise. Only deterministic requests ({@code temperature} 0) are cached, per client, and only
- * successful answers are kept. Every answer that took a model call is charged to the client's credits
- * (a cache hit or an idempotent replay costs nothing).
+ * successful answers are kept. Every whole answer that took a model call is charged to the client's
+ * credits (a cache hit or an idempotent replay costs nothing). Streams bypass the cache and are not
+ * charged: their usage is known only at their end, if the provider reports it at all.
  */
 @Service
 public class ChatCompletionService {
@@ -60,6 +62,15 @@ public class ChatCompletionService {
 			this.cache.put(key, response.body());
 		}
 		return new ChatCompletionResult(response, CacheStatus.MISS);
+	}
+
+	/**
+	 * Starts a streamed answer, always from the provider: a stream is never cached.
+	 * @param request the checked request, with {@code "stream": true}
+	 * @return the provider's stream, or its whole answer (a 4xx) to pass on
+	 */
+	public StreamStart stream(ChatCompletionRequest request) {
+		return this.provider.stream(request.body());
 	}
 
 	/** Charges the answer's {@code usage.total_tokens} (at least one credit) when the model answered. */

@@ -1,6 +1,10 @@
 package dev.modelgate.sample.chat;
 
 import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.sample.cache.CacheStatus;
+import dev.modelgate.sample.provider.StreamStart;
+import dev.modelgate.sample.stream.StreamRelay;
+import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.http.HttpHeaders;
@@ -10,6 +14,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * The OpenAI-compatible endpoint. By the time a keyed request gets here, the idempotency filter has
@@ -20,22 +25,52 @@ public class ChatCompletionsController {
 
 	private final ChatCompletionService service;
 
-	public ChatCompletionsController(ChatCompletionService service) {
+	private final StreamRelay relay;
+
+	public ChatCompletionsController(ChatCompletionService service, StreamRelay relay) {
 		this.service = service;
+		this.relay = relay;
 	}
 
+	/**
+	 * @return a {@code ResponseEntity<byte[]>} for a whole answer, an {@link SseEmitter} for a stream.
+	 * Declared {@code Object} because Spring MVC picks the return value handler by the value's own type:
+	 * a declared {@code ResponseEntity<?>} would make it write an emitter as a JSON body.
+	 */
 	@Idempotent
 	@PostMapping(path = "/v1/chat/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
-	public ResponseEntity<byte[]> complete(@RequestBody JsonNode body,
+	public Object complete(@RequestBody JsonNode body,
 			@RequestHeader(name = "${modelgate.idempotency.header-name:Idempotency-Key}",
 					required = false) String idempotencyKey,
-			@RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization) {
+			@RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+			HttpServletResponse response) {
 		ChatCompletionRequest request = ChatCompletionRequest.of(body);
 		if (request.isStream()) {
-			throw (idempotencyKey != null) ? InvalidChatRequestException.streamWithIdempotencyKey()
-					: InvalidChatRequestException.streamNotSupported();
+			refuseKeyedStream(idempotencyKey);
+			return stream(request, response);
 		}
 		return this.service.complete(request, authorization).toResponseEntity();
+	}
+
+	/**
+	 * The one place that keeps keys off streams: the library does not record a stream yet, so a key
+	 * would promise a replay the gateway cannot give (the contract's section 10). Once it does, this
+	 * check goes and keyed streams take the same path as the others.
+	 */
+	private static void refuseKeyedStream(String idempotencyKey) {
+		if (idempotencyKey != null) {
+			throw InvalidChatRequestException.streamWithIdempotencyKey();
+		}
+	}
+
+	private Object stream(ChatCompletionRequest request, HttpServletResponse response) {
+		StreamStart start = this.service.stream(request);
+		if (start instanceof StreamStart.Answered answered) {
+			return new ChatCompletionResult(answered.response(), CacheStatus.BYPASS).toResponseEntity();
+		}
+		SseEmitter emitter = this.relay.relay(((StreamStart.Streaming) start).chunks());
+		response.setHeader(CacheStatus.HEADER, CacheStatus.BYPASS.name());
+		return emitter;
 	}
 
 }

@@ -14,17 +14,12 @@ public class InvalidChatRequestException extends RuntimeException {
 	}
 
 	/**
-	 * A stream cannot be replayed byte for byte, so a key would promise what the gateway cannot keep.
+	 * The library does not record streams yet, so a key would promise a replay the gateway cannot give.
 	 */
 	public static InvalidChatRequestException streamWithIdempotencyKey() {
 		return new InvalidChatRequestException("idempotency_not_supported_for_stream",
 				"Streaming responses cannot be made idempotent: send the request without an Idempotency-Key header, "
 						+ "or with \"stream\": false.");
-	}
-
-	public static InvalidChatRequestException streamNotSupported() {
-		return new InvalidChatRequestException("stream_not_supported",
-				"This gateway does not stream: send the request with \"stream\": false.");
 	}
 
 	public String getCode() {

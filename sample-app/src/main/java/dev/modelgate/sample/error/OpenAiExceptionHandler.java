@@ -2,6 +2,7 @@ package dev.modelgate.sample.error;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.RejectedExecutionException;
 
 import dev.modelgate.idempotency.jdbc.LeaseLostException;
 import dev.modelgate.sample.chat.InvalidChatRequestException;
@@ -88,6 +89,15 @@ public class OpenAiExceptionHandler extends ResponseEntityExceptionHandler {
 		logger.warn("Database unavailable: " + ex.getMessage());
 		return retryable(HttpStatus.SERVICE_UNAVAILABLE, OpenAiError.of(
 				"The gateway's database is unavailable; retry later.", OpenAiError.SERVER_ERROR, "service_unavailable"));
+	}
+
+	/** Every relay thread is busy with a stream (modelgate.sample.stream.max-concurrent). */
+	@ExceptionHandler(RejectedExecutionException.class)
+	ResponseEntity<OpenAiError> tooManyStreams(RejectedExecutionException ex) {
+		logger.warn("Stream refused: " + ex.getMessage());
+		return retryable(HttpStatus.SERVICE_UNAVAILABLE, OpenAiError.of(
+				"The gateway is relaying as many streams as it can; retry later.", OpenAiError.SERVER_ERROR,
+				"too_many_streams"));
 	}
 
 	/**

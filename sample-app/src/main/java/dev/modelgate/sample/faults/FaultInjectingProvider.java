@@ -2,6 +2,7 @@ package dev.modelgate.sample.faults;
 
 import dev.modelgate.sample.provider.ChatCompletionProvider;
 import dev.modelgate.sample.provider.ProviderResponse;
+import dev.modelgate.sample.provider.StreamStart;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -22,6 +23,13 @@ final class FaultInjectingProvider implements ChatCompletionProvider {
 		ProviderResponse response = this.delegate.complete(request);
 		RequestedFault.pauseIfRequested(FaultPoint.AFTER_UPSTREAM);
 		return response;
+	}
+
+	/** Streams are never keyed (yet), so there is no key to hold: only the stop before the call applies. */
+	@Override
+	public StreamStart stream(ObjectNode request) {
+		RequestedFault.pauseIfRequested(FaultPoint.BEFORE_UPSTREAM);
+		return this.delegate.stream(request);
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.modelgate.sample.provider;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.UUID;
 
 import tools.jackson.databind.JsonNode;
@@ -13,9 +14,10 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 
 /**
- * Answers without any upstream, so the gateway runs offline: the reply echoes the last user message.
- * The text is deterministic, but every answer gets a fresh {@code id} and {@code created}, which makes
- * a replayed or cached answer visibly the same one and a new request visibly a new one.
+ * Answers without any upstream, so the gateway runs offline: the reply echoes the last user message,
+ * whole or streamed word by word. The text is deterministic, but every answer gets a fresh {@code id}
+ * and {@code created}, which makes a replayed or cached answer visibly the same one and a new request
+ * visibly a new one.
  */
 public class MockChatCompletionProvider implements ChatCompletionProvider {
 
@@ -23,17 +25,25 @@ public class MockChatCompletionProvider implements ChatCompletionProvider {
 
 	private final Clock clock;
 
-	public MockChatCompletionProvider(JsonMapper jsonMapper, Clock clock) {
+	private final Duration chunkDelay;
+
+	/**
+	 * @param jsonMapper writes the answers
+	 * @param clock gives {@code created}
+	 * @param chunkDelay the pause before each word of a streamed reply
+	 */
+	public MockChatCompletionProvider(JsonMapper jsonMapper, Clock clock, Duration chunkDelay) {
 		this.jsonMapper = jsonMapper;
 		this.clock = clock;
+		this.chunkDelay = chunkDelay;
 	}
 
 	@Override
 	public ProviderResponse complete(ObjectNode request) {
 		String prompt = lastUserText(request.path("messages"));
-		String reply = "Echo: " + prompt;
+		String reply = reply(prompt);
 		ObjectNode completion = this.jsonMapper.createObjectNode();
-		completion.put("id", "chatcmpl-mock-" + UUID.randomUUID().toString().replace("-", ""));
+		completion.put("id", newId());
 		completion.put("object", "chat.completion");
 		completion.put("created", this.clock.instant().getEpochSecond());
 		completion.put("model", request.path("model").asString());
@@ -41,15 +51,39 @@ public class MockChatCompletionProvider implements ChatCompletionProvider {
 		choice.put("index", 0);
 		choice.putObject("message").put("role", "assistant").put("content", reply);
 		choice.put("finish_reason", "stop");
-		int promptTokens = words(prompt);
-		int completionTokens = words(reply);
-		completion.putObject("usage")
-			.put("prompt_tokens", promptTokens)
-			.put("completion_tokens", completionTokens)
-			.put("total_tokens", promptTokens + completionTokens);
+		completion.set("usage", usage(prompt, reply));
 		HttpHeaders headers = new HttpHeaders();
 		headers.setContentType(MediaType.APPLICATION_JSON);
 		return new ProviderResponse(HttpStatus.OK, headers, this.jsonMapper.writeValueAsBytes(completion));
+	}
+
+	@Override
+	public StreamStart stream(ObjectNode request) {
+		MockChunkStream.Completion completion = new MockChunkStream.Completion(newId(),
+				this.clock.instant().getEpochSecond(), request.path("model").asString());
+		String prompt = lastUserText(request.path("messages"));
+		String reply = reply(prompt);
+		// As OpenAI does, the usage comes in a last chunk of its own, and only when asked for.
+		boolean includeUsage = request.path("stream_options").path("include_usage").asBoolean(false);
+		return new StreamStart.Streaming(new MockChunkStream(this.jsonMapper, completion, reply,
+				includeUsage ? usage(prompt, reply) : null, this.chunkDelay));
+	}
+
+	private ObjectNode usage(String prompt, String reply) {
+		int promptTokens = words(prompt);
+		int completionTokens = words(reply);
+		return this.jsonMapper.createObjectNode()
+			.put("prompt_tokens", promptTokens)
+			.put("completion_tokens", completionTokens)
+			.put("total_tokens", promptTokens + completionTokens);
+	}
+
+	private static String reply(String prompt) {
+		return "Echo: " + prompt;
+	}
+
+	private static String newId() {
+		return "chatcmpl-mock-" + UUID.randomUUID().toString().replace("-", "");
 	}
 
 	private static String lastUserText(JsonNode messages) {

@@ -12,20 +12,24 @@ import org.springframework.web.client.RestClient;
 
 /**
  * Forwards the request to an OpenAI-compatible API ({@code POST {base-url}/chat/completions}) and
- * hands back its answer untouched.
+ * hands back its answer untouched: whole, or as a stream relayed event by event.
  */
 public class OpenAiCompatibleProvider implements ChatCompletionProvider {
 
 	private final RestClient restClient;
 
+	private final UpstreamStreamClient streamClient;
+
 	private final JsonMapper jsonMapper;
 
 	/**
 	 * @param restClient a client whose base URL is the provider's, authentication and timeouts set
+	 * @param streamClient opens streams on the same provider
 	 * @param jsonMapper writes the request body
 	 */
-	public OpenAiCompatibleProvider(RestClient restClient, JsonMapper jsonMapper) {
+	OpenAiCompatibleProvider(RestClient restClient, UpstreamStreamClient streamClient, JsonMapper jsonMapper) {
 		this.restClient = restClient;
+		this.streamClient = streamClient;
 		this.jsonMapper = jsonMapper;
 	}
 
@@ -36,6 +40,11 @@ public class OpenAiCompatibleProvider implements ChatCompletionProvider {
 			return response;
 		}
 		throw UpstreamFailureException.serverError(response.status());
+	}
+
+	@Override
+	public StreamStart stream(ObjectNode request) {
+		return this.streamClient.open(this.jsonMapper.writeValueAsBytes(request));
 	}
 
 	private ProviderResponse send(byte[] body) {

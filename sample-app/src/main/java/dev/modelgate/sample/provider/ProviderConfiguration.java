@@ -29,16 +29,19 @@ class ProviderConfiguration {
 			HttpClientSettings httpClientSettings) {
 		if (!StringUtils.hasText(properties.getBaseUrl())) {
 			logger.info("No modelgate.provider.base-url set: the built-in mock provider answers chat completions");
-			return new MockChatCompletionProvider(jsonMapper, Clock.systemUTC());
+			return new MockChatCompletionProvider(jsonMapper, Clock.systemUTC(), properties.getMock().getChunkDelay());
 		}
+		String baseUrl = withoutTrailingSlash(properties.getBaseUrl());
 		HttpClientSettings settings = httpClientSettings.withTimeouts(properties.getConnectTimeout(),
 				properties.getTimeout());
-		restClientBuilder.baseUrl(withoutTrailingSlash(properties.getBaseUrl()))
+		restClientBuilder.baseUrl(baseUrl)
 			.requestFactory(requestFactoryBuilder.build(settings));
 		if (StringUtils.hasText(properties.getApiKey())) {
 			restClientBuilder.defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + properties.getApiKey());
 		}
-		return new OpenAiCompatibleProvider(restClientBuilder.build(), jsonMapper);
+		UpstreamStreamClient streamClient = new UpstreamStreamClient(baseUrl, properties.getApiKey(),
+				properties.getConnectTimeout(), properties.getTimeout());
+		return new OpenAiCompatibleProvider(restClientBuilder.build(), streamClient, jsonMapper);
 	}
 
 	/** Both {@code .../v1} and {@code .../v1/} are common spellings of the same base URL. */

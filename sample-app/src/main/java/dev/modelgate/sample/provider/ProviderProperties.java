@@ -28,9 +28,12 @@ public class ProviderProperties {
 	private Duration connectTimeout = Duration.ofSeconds(5);
 
 	/**
-	 * How long to wait for the provider's answer; past it the client gets 502 upstream_timeout.
+	 * How long to wait for the provider's answer, or for its stream to begin; past it the client gets
+	 * 502 upstream_timeout.
 	 */
 	private Duration timeout = Duration.ofSeconds(60);
+
+	private final Mock mock = new Mock();
 
 	public String getBaseUrl() {
 		return this.baseUrl;
@@ -62,6 +65,31 @@ public class ProviderProperties {
 
 	public void setTimeout(Duration timeout) {
 		this.timeout = timeout;
+	}
+
+	public Mock getMock() {
+		return this.mock;
+	}
+
+	/**
+	 * The built-in mock provider, which answers when no base URL is set.
+	 */
+	public static class Mock {
+
+		/**
+		 * Pause before each word of a streamed reply, so that a client sees the stream arrive piece by
+		 * piece.
+		 */
+		private Duration chunkDelay = Duration.ofMillis(20);
+
+		public Duration getChunkDelay() {
+			return this.chunkDelay;
+		}
+
+		public void setChunkDelay(Duration chunkDelay) {
+			this.chunkDelay = chunkDelay;
+		}
+
 	}
 
 }

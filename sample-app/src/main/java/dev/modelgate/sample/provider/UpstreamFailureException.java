@@ -29,6 +29,11 @@ public class UpstreamFailureException extends RuntimeException {
 		return new UpstreamFailureException(Reason.UNREACHABLE, "The upstream provider could not be reached.", cause);
 	}
 
+	/** The provider's stream broke off, or ended without {@code [DONE]}, after it had begun. */
+	public static UpstreamFailureException interrupted(Throwable cause) {
+		return new UpstreamFailureException(Reason.INTERRUPTED, "The upstream provider's stream broke off.", cause);
+	}
+
 	public Reason getReason() {
 		return this.reason;
 	}
@@ -43,7 +48,13 @@ public class UpstreamFailureException extends RuntimeException {
 		TIMEOUT("upstream_timeout"),
 
 		/** No connection could be made to the provider. */
-		UNREACHABLE("upstream_unreachable");
+		UNREACHABLE("upstream_unreachable"),
+
+		/**
+		 * The provider's stream broke off after it had begun: the client has part of the answer, and
+		 * the stream ends with an error event.
+		 */
+		INTERRUPTED("upstream_stream_interrupted");
 
 		private final String code;
 
