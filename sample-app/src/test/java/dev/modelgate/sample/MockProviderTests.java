@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -114,14 +115,21 @@ class MockProviderTests {
 	}
 
 	@Test
-	void rejectsStreamWithIdempotencyKey() {
-		HttpResponse<byte[]> response = this.gateway.chat(chatRequest("\"stream\":true"), "Idempotency-Key",
-				newKey());
+	void replaysKeyedStreamWithTheSameEventsAndIds() {
+		String key = newKey();
+		String body = chatRequest("\"stream\":true");
 
-		assertThat(response.statusCode()).isEqualTo(400);
-		JsonNode error = json(response).path("error");
-		assertThat(error.path("type").asString()).isEqualTo("invalid_request_error");
-		assertThat(error.path("code").asString()).isEqualTo("idempotency_not_supported_for_stream");
+		HttpResponse<byte[]> first = this.gateway.chat(body, "Idempotency-Key", key);
+		HttpResponse<byte[]> retry = this.gateway.chat(body, "Idempotency-Key", key);
+
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(header(first, "Content-Type")).startsWith("text/event-stream");
+		assertThat(header(first, "Idempotent-Replayed")).isNull();
+		String events = new String(first.body(), StandardCharsets.UTF_8);
+		assertThat(events).startsWith("id: 1\n").contains("data: [DONE]");
+		assertThat(retry.statusCode()).isEqualTo(200);
+		assertThat(header(retry, "Idempotent-Replayed")).isEqualTo("true");
+		assertThat(retry.body()).isEqualTo(first.body());
 	}
 
 }

@@ -31,11 +31,9 @@ public class BenchmarkEndpoints {
 
 	@PostMapping(path = "/benchmark/chat/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
 	public Object complete(@RequestBody JsonNode body,
-			@RequestHeader(name = "${modelgate.idempotency.header-name:Idempotency-Key}",
-					required = false) String idempotencyKey,
 			@RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
 			HttpServletResponse response) {
-		return this.chat.complete(body, idempotencyKey, authorization, response);
+		return this.chat.complete(body, authorization, response);
 	}
 
 }

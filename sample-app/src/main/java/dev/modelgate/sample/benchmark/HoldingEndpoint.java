@@ -39,13 +39,11 @@ public class HoldingEndpoint {
 	@Idempotent
 	@PostMapping(path = "/benchmark/held/chat/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
 	public Object complete(@RequestBody JsonNode body,
-			@RequestHeader(name = "${modelgate.idempotency.header-name:Idempotency-Key}",
-					required = false) String idempotencyKey,
 			@RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
 			HttpServletResponse response)
 			throws InterruptedException {
 		Thread.sleep(this.hold.toMillis());
-		return this.chat.complete(body, idempotencyKey, authorization, response);
+		return this.chat.complete(body, authorization, response);
 	}
 
 }

@@ -33,35 +33,24 @@ public class ChatCompletionsController {
 	}
 
 	/**
-	 * @return a {@code ResponseEntity<byte[]>} for a whole answer, an {@link SseEmitter} for a stream.
+	 * @return a {@code ResponseEntity<byte[]>} for a whole answer, an {@link SseEmitter} for a stream
+	 * (with a key, the idempotency filter records the stream's events, so that a retry replays them,
+	 * a duplicate follows them live and {@code Last-Event-ID} resumes after one).
 	 * Declared {@code Object} because Spring MVC picks the return value handler by the value's own type:
 	 * a declared {@code ResponseEntity<?>} would make it write an emitter as a JSON body.
 	 */
 	@Idempotent
 	@PostMapping(path = "/v1/chat/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
 	public Object complete(@RequestBody JsonNode body,
-			@RequestHeader(name = "${modelgate.idempotency.header-name:Idempotency-Key}",
-					required = false) String idempotencyKey,
 			@RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
 			HttpServletResponse response) {
 		ChatCompletionRequest request = ChatCompletionRequest.of(body);
 		if (request.isStream()) {
-			refuseKeyedStream(idempotencyKey);
 			return stream(request, response);
 		}
 		return this.service.complete(request, authorization).toResponseEntity();
 	}
 
-	/**
-	 * The one place that keeps keys off streams: the library does not record a stream yet, so a key
-	 * would promise a replay the gateway cannot give (the contract's section 10). Once it does, this
-	 * check goes and keyed streams take the same path as the others.
-	 */
-	private static void refuseKeyedStream(String idempotencyKey) {
-		if (idempotencyKey != null) {
-			throw InvalidChatRequestException.streamWithIdempotencyKey();
-		}
-	}
 
 	private Object stream(ChatCompletionRequest request, HttpServletResponse response) {
 		StreamStart start = this.service.stream(request);

@@ -13,15 +13,6 @@ public class InvalidChatRequestException extends RuntimeException {
 		this.code = code;
 	}
 
-	/**
-	 * The library does not record streams yet, so a key would promise a replay the gateway cannot give.
-	 */
-	public static InvalidChatRequestException streamWithIdempotencyKey() {
-		return new InvalidChatRequestException("idempotency_not_supported_for_stream",
-				"Streaming responses cannot be made idempotent: send the request without an Idempotency-Key header, "
-						+ "or with \"stream\": false.");
-	}
-
 	public String getCode() {
 		return this.code;
 	}
