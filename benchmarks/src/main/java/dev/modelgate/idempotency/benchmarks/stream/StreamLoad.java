@@ -78,14 +78,17 @@ public final class StreamLoad {
 	 * @param storeCallsPerStream every store call (begin, openStream, appends, completeStream,
 	 * renewals) over the streams
 	 * @param appendsPerEvent {@code appendEvents} calls over the events
+	 * @param addedMicros the mean time the recording added before the first event, by the server's
+	 * own timer ({@code modelgate.idempotency.stream.first.event}); 0 when nothing was recorded
 	 */
 	record Result(double firstEventP50Micros, double firstEventP99Micros, double eventsPerSecondPerStream,
-			double eventsPerSecond, double storeCallsPerStream, double appendsPerEvent) {
+			double eventsPerSecond, double storeCallsPerStream, double appendsPerEvent, double addedMicros) {
 	}
 
 	Result measure(Mode mode, int threads, int streams) throws Exception {
 		long calls = this.servers.storeCalls(mode.store);
 		long appends = this.servers.appends(mode.store);
+		long[] added = this.servers.addedBeforeFirstEvent(mode.store);
 		AtomicInteger left = new AtomicInteger(streams);
 		List<StreamClient.Timing> timings = Collections.synchronizedList(new ArrayList<>());
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -109,6 +112,8 @@ public final class StreamLoad {
 			pool.shutdownNow();
 		}
 		double seconds = (System.nanoTime() - started) / 1e9;
+		long[] addedNow = this.servers.addedBeforeFirstEvent(mode.store);
+		long recorded = addedNow[0] - added[0];
 		long[] firstEvents = timings.stream().mapToLong(StreamClient.Timing::firstEventNanos).sorted().toArray();
 		double[] rates = timings.stream()
 			.mapToDouble((timing) -> this.events / (timing.totalNanos() / 1e9))
@@ -117,7 +122,8 @@ public final class StreamLoad {
 		return new Result(percentile(firstEvents, 0.50) / 1e3, percentile(firstEvents, 0.99) / 1e3,
 				rates[rates.length / 2], streams * this.events / seconds,
 				(this.servers.storeCalls(mode.store) - calls) / (double) streams,
-				(this.servers.appends(mode.store) - appends) / (double) (streams * this.events));
+				(this.servers.appends(mode.store) - appends) / (double) (streams * this.events),
+				(recorded > 0) ? (addedNow[1] - added[1]) / 1e3 / recorded : 0);
 	}
 
 	private static double percentile(long[] sorted, double rank) {
@@ -133,8 +139,9 @@ public final class StreamLoad {
 		try (StreamServers servers = StreamServers.start(Store.values())) {
 			StreamLoad load = new StreamLoad(servers, events, pauseMillis);
 			System.out.println("| concurrency | mode | first event p50 µs | p99 µs | events/s per stream | events/s "
-					+ "| first event ratio | events/s ratio | store calls per stream | appends per event |");
-			System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+					+ "| first event ratio | events/s ratio | store calls per stream | appends per event "
+					+ "| added before first event µs (server) |");
+			System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
 			for (int threads : CONCURRENCY) {
 				for (Mode mode : modes) {
 					load.measure(mode, threads, streams / 2);
@@ -153,12 +160,12 @@ public final class StreamLoad {
 				for (Mode mode : modes) {
 					Result cell = median(results.get(mode.ordinal()));
 					System.out.println(String.format(Locale.ROOT,
-							"| %d | %s | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f |", threads,
+							"| %d | %s | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f | %.0f |", threads,
 							mode.name().toLowerCase(Locale.ROOT), cell.firstEventP50Micros(),
 							cell.firstEventP99Micros(), cell.eventsPerSecondPerStream(), cell.eventsPerSecond(),
 							cell.firstEventP50Micros() / plain.firstEventP50Micros(),
 							cell.eventsPerSecond() / plain.eventsPerSecond(), cell.storeCallsPerStream(),
-							cell.appendsPerEvent()));
+							cell.appendsPerEvent(), cell.addedMicros()));
 				}
 			}
 		}
@@ -168,7 +175,8 @@ public final class StreamLoad {
 	private static Result median(List<Result> rounds) {
 		return new Result(median(rounds, Result::firstEventP50Micros), median(rounds, Result::firstEventP99Micros),
 				median(rounds, Result::eventsPerSecondPerStream), median(rounds, Result::eventsPerSecond),
-				median(rounds, Result::storeCallsPerStream), median(rounds, Result::appendsPerEvent));
+				median(rounds, Result::storeCallsPerStream), median(rounds, Result::appendsPerEvent),
+				median(rounds, Result::addedMicros));
 	}
 
 	private static double median(List<Result> rounds, ToDoubleFunction<Result> figure) {

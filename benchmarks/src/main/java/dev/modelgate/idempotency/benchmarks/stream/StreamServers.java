@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.benchmarks.stream;
 
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -9,6 +10,8 @@ import io.micrometer.core.instrument.Timer;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
 
 /**
  * One {@link StreamBenchmarkApplication} per store, each on its own free port in this JVM: memory,
@@ -86,6 +89,20 @@ final class StreamServers implements AutoCloseable {
 			.stream()
 			.mapToLong(Timer::count)
 			.sum();
+	}
+
+	/**
+	 * {@return the count and total nanoseconds so far of the time the recording added before each
+	 * stream's first event, as the library's own timer has it}
+	 */
+	long[] addedBeforeFirstEvent(Store store) {
+		long count = 0;
+		long nanos = 0;
+		for (Timer timer : registry(store).find(MicrometerIdempotencyListener.STREAM_FIRST_EVENT).timers()) {
+			count += timer.count();
+			nanos += (long) timer.totalTime(TimeUnit.NANOSECONDS);
+		}
+		return new long[] { count, nanos };
 	}
 
 	private MeterRegistry registry(Store store) {

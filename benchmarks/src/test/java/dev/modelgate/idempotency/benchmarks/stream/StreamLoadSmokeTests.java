@@ -28,6 +28,8 @@ class StreamLoadSmokeTests {
 			// begin, openStream, completeStream and at least one append per stream.
 			assertThat(recorded.storeCallsPerStream()).isGreaterThanOrEqualTo(4);
 			assertThat(recorded.appendsPerEvent()).isPositive().isLessThanOrEqualTo(1);
+			assertThat(recorded.addedMicros()).as("the library's own timer of the time added").isPositive();
+			assertThat(plain.addedMicros()).isZero();
 		}
 	}
 
