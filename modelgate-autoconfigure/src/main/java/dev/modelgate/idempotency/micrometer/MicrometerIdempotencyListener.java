@@ -3,6 +3,7 @@ package dev.modelgate.idempotency.micrometer;
 import java.time.Duration;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -20,8 +21,17 @@ import dev.modelgate.idempotency.core.IdempotencyListener;
  * {@code OPERATION} and {@code endpoint} the operation's name);</li>
  * <li>{@value #REQUESTS}: a timer tagged {@code kind} ({@code first} when the handler ran,
  * {@code replay} when a stored response was replayed), {@code method} and {@code endpoint}, so that
- * the latency of replays can be read next to that of first executions.</li>
+ * the latency of replays can be read next to that of first executions;</li>
+ * <li>{@value #STREAM_EVENTS}: a distribution summary tagged {@code method} and {@code endpoint},
+ * one sample per store write of a recorded stream, valued the events it appended: its count is the
+ * store round trips, its total the events, so total over count is the events per round trip;</li>
+ * <li>{@value #STREAM_BYTES}: the same store writes, valued the bytes they appended;</li>
+ * <li>{@value #STREAM_FIRST_EVENT}: a timer tagged {@code method} and {@code endpoint}, once per
+ * recorded stream, of the time the library added before the first event reached the client (the
+ * store writes, then the write to the connection).</li>
  * </ul>
+ * Stream outcomes are decisions like the others: {@code stream_recorded}, {@code stream_replayed},
+ * {@code attached} and, in addition to either of the last two, {@code stream_resumed}.
  */
 public class MicrometerIdempotencyListener implements IdempotencyListener {
 
@@ -31,17 +41,43 @@ public class MicrometerIdempotencyListener implements IdempotencyListener {
 	/** Name of the timer of keyed requests by kind. */
 	public static final String REQUESTS = "modelgate.idempotency.requests";
 
+	/** Name of the summary of events appended per store write of a recorded stream. */
+	public static final String STREAM_EVENTS = "modelgate.idempotency.stream.events";
+
+	/** Name of the summary of bytes appended per store write of a recorded stream. */
+	public static final String STREAM_BYTES = "modelgate.idempotency.stream.bytes";
+
+	/** Name of the timer of the time added before a recorded stream's first event. */
+	public static final String STREAM_FIRST_EVENT = "modelgate.idempotency.stream.first.event";
+
 	private final Meter.MeterProvider<Counter> decisions;
 
 	private final Meter.MeterProvider<Timer> requests;
 
-	/** @param registry where the decision counter and the request timer are registered */
+	private final Meter.MeterProvider<DistributionSummary> streamEvents;
+
+	private final Meter.MeterProvider<DistributionSummary> streamBytes;
+
+	private final Meter.MeterProvider<Timer> streamFirstEvent;
+
+	/** @param registry where the meters are registered */
 	public MicrometerIdempotencyListener(MeterRegistry registry) {
 		this.decisions = Counter.builder(DECISIONS)
 			.description("Decisions of the Idempotency-Key filter, by outcome and endpoint")
 			.withRegistry(registry);
 		this.requests = Timer.builder(REQUESTS)
 			.description("Time to answer keyed requests, first executions and replays apart")
+			.withRegistry(registry);
+		this.streamEvents = DistributionSummary.builder(STREAM_EVENTS)
+			.description("Events appended per store write of a recorded stream; the count is the store round trips")
+			.baseUnit("events")
+			.withRegistry(registry);
+		this.streamBytes = DistributionSummary.builder(STREAM_BYTES)
+			.description("Bytes appended per store write of a recorded stream")
+			.baseUnit("bytes")
+			.withRegistry(registry);
+		this.streamFirstEvent = Timer.builder(STREAM_FIRST_EVENT)
+			.description("Time the recording added before a stream's first event reached the client")
 			.withRegistry(registry);
 	}
 
@@ -56,6 +92,18 @@ public class MicrometerIdempotencyListener implements IdempotencyListener {
 	@Override
 	public void onResponse(ResponseKind kind, String method, String route, Duration duration) {
 		this.requests.withTags(Tags.of("kind", kind.tagValue()).and(endpointTags(method, route))).record(duration);
+	}
+
+	@Override
+	public void onStreamAppend(String method, String route, int events, long bytes) {
+		Tags tags = endpointTags(method, route);
+		this.streamEvents.withTags(tags).record(events);
+		this.streamBytes.withTags(tags).record(bytes);
+	}
+
+	@Override
+	public void onStreamFirstEvent(String method, String route, Duration added) {
+		this.streamFirstEvent.withTags(endpointTags(method, route)).record(added);
 	}
 
 	private static Tags endpointTags(String method, String route) {

@@ -1,9 +1,12 @@
 package dev.modelgate.idempotency.micrometer;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.WeakHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -21,7 +24,9 @@ import dev.modelgate.idempotency.core.StreamSlice;
 /**
  * Wraps each store call in a Micrometer {@link Observation}: with Spring Boot's default handlers that
  * is a timer per operation (see {@link DefaultIdempotencyStoreObservationConvention}) and, with a
- * tracing bridge, a span that is a child of the request's span.
+ * tracing bridge, a span that is a child of the request's span. A stream's calls, made from
+ * whichever thread the handler sends on, are observed under the observation its key was acquired
+ * under (the request's), so that a stream is one trace.
  */
 public class ObservedIdempotencyStore implements IdempotencyStore {
 
@@ -35,6 +40,13 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 	private final IdempotencyStoreObservationConvention convention;
 
 	private final String storeType;
+
+	/**
+	 * The observation each held key was acquired under (the request's), the parent of its stream's
+	 * calls from other threads; keyed by the holder's own scope string, so an entry that no
+	 * complete or release removed goes with the holder's lease, which keeps that string.
+	 */
+	private final Map<String, Observation> streamParents = Collections.synchronizedMap(new WeakHashMap<>());
 
 	/**
 	 * @param delegate the store to observe
@@ -51,8 +63,13 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 
 	@Override
 	public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
-		return observe("begin", scope, () -> this.delegate.begin(scope, fingerprint, token, leaseTtl),
-				(result) -> result.outcome().name().toLowerCase(Locale.ROOT));
+		BeginResult result = observe("begin", scope, () -> this.delegate.begin(scope, fingerprint, token, leaseTtl),
+				(answer) -> answer.outcome().name().toLowerCase(Locale.ROOT));
+		Observation current = this.registry.getCurrentObservation();
+		if (result.outcome() == BeginResult.Outcome.ACQUIRED && current != null) {
+			this.streamParents.put(scope, current);
+		}
+		return result;
 	}
 
 	@Override
@@ -64,13 +81,13 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
 		return observe("complete", scope, () -> this.delegate.complete(scope, token, outcome, ttl),
-				ObservedIdempotencyStore::accepted);
+				ObservedIdempotencyStore::accepted, this.streamParents.remove(scope));
 	}
 
 	@Override
 	public boolean release(String scope, String token) {
 		return observe("release", scope, () -> this.delegate.release(scope, token),
-				ObservedIdempotencyStore::accepted);
+				ObservedIdempotencyStore::accepted, this.streamParents.remove(scope));
 	}
 
 	@Override
@@ -87,19 +104,19 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean openStream(String scope, String token, byte[] head) {
 		return observe("openStream", scope, () -> this.delegate.openStream(scope, token, head),
-				ObservedIdempotencyStore::accepted);
+				ObservedIdempotencyStore::accepted, this.streamParents.get(scope));
 	}
 
 	@Override
 	public boolean appendEvents(String scope, String token, long fromSequence, List<byte[]> events) {
 		return observe("appendEvents", scope, () -> this.delegate.appendEvents(scope, token, fromSequence, events),
-				ObservedIdempotencyStore::accepted);
+				ObservedIdempotencyStore::accepted, this.streamParents.get(scope));
 	}
 
 	@Override
 	public boolean completeStream(String scope, String token, Duration ttl) {
 		return observe("completeStream", scope, () -> this.delegate.completeStream(scope, token, ttl),
-				ObservedIdempotencyStore::accepted);
+				ObservedIdempotencyStore::accepted, this.streamParents.remove(scope));
 	}
 
 	@Override
@@ -114,9 +131,20 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 	}
 
 	private <T> T observe(String operation, String scope, Supplier<T> call, Function<T, String> result) {
+		return observe(operation, scope, call, result, null);
+	}
+
+	/** @param streamParent the stream's observation, the parent when no observation is current */
+	private <T> T observe(String operation, String scope, Supplier<T> call, Function<T, String> result,
+			@Nullable Observation streamParent) {
 		IdempotencyStoreObservationContext context = new IdempotencyStoreObservationContext(operation,
 				this.storeType, scope);
-		return Observation.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> context, this.registry)
+		Observation observation = Observation.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> context,
+				this.registry);
+		if (streamParent != null && this.registry.getCurrentObservation() == null) {
+			observation.parentObservation(streamParent);
+		}
+		return observation
 			.observe(() -> {
 				try {
 					T answer = call.get();

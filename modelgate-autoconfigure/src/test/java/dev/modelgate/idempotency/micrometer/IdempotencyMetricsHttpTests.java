@@ -161,6 +161,36 @@ class IdempotencyMetricsHttpTests {
 	}
 
 	@Test
+	void streamStoreCallsFromTheGenerationThreadAreObservedInsideTheRequestsObservation() throws Exception {
+		String key = newKey();
+		this.invocations.close();
+		ExecutorService client = Executors.newSingleThreadExecutor();
+		try {
+			Future<HttpResponse<String>> stream = client.submit(() -> this.http.post("/events?count=5&gateAfter=2", key,
+					"{}", "Authorization", "Bearer tracing-stream"));
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.invocations.count("events-sent") == 2);
+			this.invocations.open();
+			assertThat(stream.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+		}
+		finally {
+			client.shutdownNow();
+		}
+		String scope = IdempotencyScope.of(DefaultClientIdentityResolver.headerIdentity("Bearer tracing-stream"), "POST",
+				"/events", IdempotencyKey.parse(List.of(key), 255))
+			.hash();
+
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(this.storeObservations.forScope(scope))
+				.extracting(StoreObservations.Recorded::name)
+				.contains("idempotency completeStream"));
+		assertThat(this.storeObservations.forScope(scope)).extracting(StoreObservations.Recorded::name)
+			.contains("idempotency begin", "idempotency openStream", "idempotency appendEvents");
+		assertThat(this.storeObservations.forScope(scope)).extracting(StoreObservations.Recorded::parent)
+			.as("one trace per stream, the appends sent from the handler's thread included")
+			.containsOnly("http.server.requests");
+	}
+
+	@Test
 	void leasesHeldAreGaugedWhileHandlersRun() throws Exception {
 		Gauge leases = this.registry.get(IdempotencyLeaseMetrics.LEASES_HELD).gauge();
 		double idle = leases.value();

@@ -18,6 +18,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,11 +31,13 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
 import dev.modelgate.idempotency.web.testapp.CountingStorePostProcessor;
 import dev.modelgate.idempotency.web.testapp.Invocations;
 import dev.modelgate.idempotency.web.testapp.TestApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Recorded Server-Sent Events over real HTTP on a real server, with real threads and counts of
@@ -56,6 +62,9 @@ abstract class AbstractStreamHttpTests {
 
 	@Autowired
 	private Invocations invocations;
+
+	@Autowired
+	private MeterRegistry registry;
 
 	@BeforeEach
 	void resetCounts() {
@@ -104,6 +113,36 @@ abstract class AbstractStreamHttpTests {
 	}
 
 	@Test
+	void recordedStreamIsMeteredByOutcomeEventsBytesStoreWritesAndTimeToFirstEvent() {
+		String key = UUID.randomUUID().toString();
+		double recorded = decisions("stream_recorded");
+		double replayed = decisions("stream_replayed");
+		double resumed = decisions("stream_resumed");
+		DistributionSummary events = summary(MicrometerIdempotencyListener.STREAM_EVENTS);
+		DistributionSummary bytes = summary(MicrometerIdempotencyListener.STREAM_BYTES);
+		long appends = events.count();
+		double eventsAppended = events.totalAmount();
+		double bytesAppended = bytes.totalAmount();
+		long firstEvents = firstEvent().count();
+		int appendCalls = streamCalls().get("appendEvents");
+
+		HttpResponse<byte[]> first = post("/events?count=5", key);
+		await().atMost(Duration.ofSeconds(10)).until(() -> decisions("stream_recorded") == recorded + 1);
+		post("/events?count=5", key);
+		post("/events?count=5", key, "Last-Event-ID", "2");
+
+		assertThat(events.totalAmount() - eventsAppended).isEqualTo(5);
+		assertThat(bytes.totalAmount() - bytesAppended).as("the bytes sent, id lines included")
+			.isEqualTo(first.body().length);
+		assertThat(events.count() - appends).as("one sample per store write")
+			.isEqualTo(streamCalls().get("appendEvents") - appendCalls);
+		assertThat(firstEvent().count()).isEqualTo(firstEvents + 1);
+		assertThat(firstEvent().max(TimeUnit.NANOSECONDS)).isPositive();
+		await().atMost(Duration.ofSeconds(10)).until(() -> decisions("stream_replayed") == replayed + 2);
+		assertThat(decisions("stream_resumed")).isEqualTo(resumed + 1);
+	}
+
+	@Test
 	void lastEventIdResumesRightAfterThatEvent() {
 		String key = UUID.randomUUID().toString();
 		post("/events?count=5", key);
@@ -140,6 +179,7 @@ abstract class AbstractStreamHttpTests {
 	@Test
 	void duplicateWhileStreamingAttachesAndReceivesTheSameEventsFromOneRun() throws Exception {
 		String key = UUID.randomUUID().toString();
+		double attachedBefore = decisions("attached");
 		this.invocations.close();
 		HttpResponse<InputStream> first = this.client.send(request("/events?count=5&gateAfter=2", key).build(),
 				HttpResponse.BodyHandlers.ofInputStream());
@@ -158,6 +198,7 @@ abstract class AbstractStreamHttpTests {
 		assertThat(text(attached)).isEqualTo(whole);
 		assertThat(attached.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(this.invocations.count("events")).isEqualTo(1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> decisions("attached") == attachedBefore + 1);
 	}
 
 	@Test
@@ -217,6 +258,24 @@ abstract class AbstractStreamHttpTests {
 			events.append("id: ").append(i).append("\nevent:chunk\ndata:{\"n\":").append(i).append("}\n\n");
 		}
 		return events.toString();
+	}
+
+	private double decisions(String outcome) {
+		Counter counter = this.registry.find(MicrometerIdempotencyListener.DECISIONS)
+			.tags("outcome", outcome, "endpoint", "/events", "method", "POST")
+			.counter();
+		return (counter != null) ? counter.count() : 0;
+	}
+
+	/** The summary, registered now if nothing was recorded under it yet. */
+	private DistributionSummary summary(String name) {
+		return DistributionSummary.builder(name).tags("endpoint", "/events", "method", "POST").register(this.registry);
+	}
+
+	private Timer firstEvent() {
+		return Timer.builder(MicrometerIdempotencyListener.STREAM_FIRST_EVENT)
+			.tags("endpoint", "/events", "method", "POST")
+			.register(this.registry);
 	}
 
 	private static Map<String, Integer> streamCalls() {

@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.core;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -86,9 +87,34 @@ public final class DecisionReporter {
 	 * @param duration how long the answer took
 	 */
 	public void responded(IdempotencyListener.ResponseKind kind, String method, String route, Duration duration) {
+		tell((listener) -> listener.onResponse(kind, method, route, duration));
+	}
+
+	/**
+	 * Reports one store write of a recorded stream's events.
+	 * @param method the HTTP method
+	 * @param route the route pattern
+	 * @param events how many events the write appended
+	 * @param bytes their size
+	 */
+	public void streamAppended(String method, String route, int events, long bytes) {
+		tell((listener) -> listener.onStreamAppend(method, route, events, bytes));
+	}
+
+	/**
+	 * Reports the time the library added before a recorded stream's first event reached the client.
+	 * @param method the HTTP method
+	 * @param route the route pattern
+	 * @param added the store writes before the first event plus its write to the connection
+	 */
+	public void streamFirstEvent(String method, String route, Duration added) {
+		tell((listener) -> listener.onStreamFirstEvent(method, route, added));
+	}
+
+	private void tell(Consumer<IdempotencyListener> call) {
 		for (IdempotencyListener listener : this.listeners) {
 			try {
-				listener.onResponse(kind, method, route, duration);
+				call.accept(listener);
 			}
 			catch (RuntimeException ex) {
 				logger.warn("IdempotencyListener {} failed", listener.getClass().getName(), ex);

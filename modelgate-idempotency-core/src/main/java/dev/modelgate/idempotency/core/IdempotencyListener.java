@@ -32,6 +32,29 @@ public interface IdempotencyListener {
 	default void onResponse(ResponseKind kind, String method, String route, Duration duration) {
 	}
 
+	/**
+	 * Called each time a recorded stream's events are appended to the store, one call per store
+	 * write: the number of calls is the store round trips, the events over the calls how well they
+	 * are batched.
+	 * @param method as in {@link IdempotencyDecision#method()}
+	 * @param route as in {@link IdempotencyDecision#route()}
+	 * @param events how many events this write appended
+	 * @param bytes their size, {@code id:} lines included
+	 */
+	default void onStreamAppend(String method, String route, int events, long bytes) {
+	}
+
+	/**
+	 * Called once per recorded stream, when its first events have been handed to the client: the time
+	 * the library added before them (opening the stream in the store, appending the first events,
+	 * then writing them out), measured from the handler's first output.
+	 * @param method as in {@link IdempotencyDecision#method()}
+	 * @param route as in {@link IdempotencyDecision#route()}
+	 * @param added the store writes before the first event plus its write to the connection
+	 */
+	default void onStreamFirstEvent(String method, String route, Duration added) {
+	}
+
 	/** How a keyed request was answered. */
 	enum ResponseKind {
 

@@ -8,7 +8,8 @@ import java.util.Locale;
  * and, when it acquired the key, one more once the handler is done (the second group);
  * {@link #WAITED} comes in addition, before the decision a waiting duplicate ends with, and so do
  * {@link #UNIDENTIFIED_SHARED} and {@link #UNIDENTIFIED_SKIPPED}, before the decision of a request
- * without a client identity.
+ * without a client identity, and {@link #STREAM_RESUMED}, before the {@link #ATTACHED} or
+ * {@link #STREAM_REPLAYED} of a request that resumes a stream with {@code Last-Event-ID}.
  */
 public enum IdempotencyOutcome {
 
@@ -17,6 +18,15 @@ public enum IdempotencyOutcome {
 
 	/** The key's request completed earlier: its stored response is replayed. */
 	REPLAYED("completed: replaying the stored response"),
+
+	/** The key's request streamed earlier and its stream was recorded: its events are replayed. */
+	STREAM_REPLAYED("completed: replaying the recorded stream"),
+
+	/**
+	 * The request carries {@code Last-Event-ID}: it receives only the events after that one (live or
+	 * recorded); comes in addition, before {@link #ATTACHED} or {@link #STREAM_REPLAYED}.
+	 */
+	STREAM_RESUMED("resuming the stream after the client's Last-Event-ID"),
 
 	/** The key's request completed earlier but its result was not kept: answered 410. */
 	RESULT_UNAVAILABLE("completed without a kept result: answered 410"),
@@ -79,6 +89,9 @@ public enum IdempotencyOutcome {
 
 	/** The handler's response was recorded for replay. */
 	RECORDED("in_progress -> completed: response recorded"),
+
+	/** The handler's stream ended normally and was recorded, every event of it, for replay. */
+	STREAM_RECORDED("in_progress -> completed: stream recorded"),
 
 	/** The key was released (5xx, 408/409/425/429, exception, streaming), so a retry runs again. */
 	RELEASED("in_progress -> absent: released, a retry runs again"),

@@ -81,7 +81,7 @@ public final class Settlement {
 	public boolean recordStream() {
 		try {
 			if (this.lease.completeStream(this.ttl)) {
-				decide(IdempotencyOutcome.RECORDED);
+				decide(IdempotencyOutcome.STREAM_RECORDED);
 				return true;
 			}
 			logger.warn("Idempotency lease for scope {} was lost before its stream ended (another attempt took "

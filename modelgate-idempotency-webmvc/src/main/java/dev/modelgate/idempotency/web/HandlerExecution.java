@@ -54,12 +54,15 @@ final class HandlerExecution implements CapturingResponse.OverflowListener {
 
 	private final ScheduledExecutorService streamTimers;
 
+	private final StreamReporting streamReporting;
+
 	private boolean settledEarly;
 
 	private volatile StreamRecorder recorder;
 
 	HandlerExecution(Lease lease, Settlement settlement, ResponsePolicy responsePolicy, ReplayHeaders replayHeaders,
-			long maxResponseBytes, StreamSettings streamSettings, ScheduledExecutorService streamTimers) {
+			long maxResponseBytes, StreamSettings streamSettings, ScheduledExecutorService streamTimers,
+			StreamReporting streamReporting) {
 		this.lease = lease;
 		this.settlement = settlement;
 		this.responsePolicy = responsePolicy;
@@ -67,6 +70,7 @@ final class HandlerExecution implements CapturingResponse.OverflowListener {
 		this.maxResponseBytes = maxResponseBytes;
 		this.streamSettings = streamSettings;
 		this.streamTimers = streamTimers;
+		this.streamReporting = streamReporting;
 	}
 
 	void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -158,7 +162,7 @@ final class HandlerExecution implements CapturingResponse.OverflowListener {
 
 	private StreamRecorder startStream(CapturingResponse capture) {
 		StreamRecorder started = new StreamRecorder(this.lease, this.settlement, capture, this.replayHeaders,
-				this.streamSettings, this.streamTimers);
+				this.streamSettings, this.streamTimers, this.streamReporting);
 		try {
 			capture.switchToSink(started);
 		}

@@ -315,7 +315,8 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 						endpoint.route(), endpoint.ttl());
 				try {
 					new HandlerExecution(attempt.lease(), settlement, this.responsePolicy, this.replayHeaders,
-							this.settings.maxResponseBytes(), this.streamSettings, this.streamTimers)
+							this.settings.maxResponseBytes(), this.streamSettings, this.streamTimers,
+							new StreamReporting(this.reporter, keyed.method(), endpoint.route()))
 						.run(read.request(), response, chain);
 				}
 				finally {
@@ -385,6 +386,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			return false;
 		}
 		if (attached) {
+			resumed(keyed, request);
 			decide(IdempotencyOutcome.ATTACHED, keyed);
 			responded(IdempotencyListener.ResponseKind.REPLAY, keyed);
 		}
@@ -410,8 +412,15 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			reject(IdempotencyProblem.resultUnavailable(), request, response);
 			return;
 		}
-		decide(IdempotencyOutcome.REPLAYED, keyed);
+		resumed(keyed, request);
+		decide(IdempotencyOutcome.STREAM_REPLAYED, keyed);
 		responded(IdempotencyListener.ResponseKind.REPLAY, keyed);
+	}
+
+	private void resumed(Keyed keyed, HttpServletRequest request) {
+		if (lastEventId(request) > 0) {
+			decide(IdempotencyOutcome.STREAM_RESUMED, keyed);
+		}
 	}
 
 	/** The sequence after which a follower resumes: {@code Last-Event-ID} when it is one of ours, else 0. */

@@ -48,6 +48,8 @@ final class StreamRecorder implements CapturingResponse.Sink {
 
 	private final ScheduledExecutorService timers;
 
+	private final StreamReporting reporting;
+
 	private final FastByteArrayOutputStream pending = new FastByteArrayOutputStream();
 
 	private Mode mode = Mode.UNDECIDED;
@@ -60,19 +62,23 @@ final class StreamRecorder implements CapturingResponse.Sink {
 
 	private boolean ended;
 
+	/** Store time spent before the first event, until it is reported; then -1. */
+	private long addedBeforeFirstEvent;
+
 	private ScheduledFuture<?> deadline;
 
 	private Runnable onDeadline = () -> {
 	};
 
 	StreamRecorder(Lease lease, Settlement settlement, CapturingResponse capture, ReplayHeaders replayHeaders,
-			StreamSettings limits, ScheduledExecutorService timers) {
+			StreamSettings limits, ScheduledExecutorService timers, StreamReporting reporting) {
 		this.lease = lease;
 		this.settlement = settlement;
 		this.capture = capture;
 		this.replayHeaders = replayHeaders;
 		this.limits = limits;
 		this.timers = timers;
+		this.reporting = reporting;
 	}
 
 	/** @param onDeadline runs when the stream outlived its maximum duration, after recording stopped */
@@ -93,6 +99,7 @@ final class StreamRecorder implements CapturingResponse.Sink {
 
 	@Override
 	public synchronized void flush() throws IOException {
+		long started = System.nanoTime();
 		decide();
 		if (this.mode == Mode.PASS_THROUGH) {
 			((HttpServletResponse) this.capture.getResponse()).flushBuffer();
@@ -105,9 +112,24 @@ final class StreamRecorder implements CapturingResponse.Sink {
 				for (byte[] event : events) {
 					toClient(event, 0, event.length);
 				}
+				flushClient();
+				firstEventDelivered(started);
+				return;
 			}
 		}
 		flushClient();
+	}
+
+	/**
+	 * Reports, once, what the library added before the first event went out: opening the stream, and
+	 * this flush's append and write, from the handler's flush on.
+	 */
+	private void firstEventDelivered(long flushStarted) {
+		if (this.addedBeforeFirstEvent < 0) {
+			return;
+		}
+		this.reporting.firstEvent(this.addedBeforeFirstEvent + (System.nanoTime() - flushStarted));
+		this.addedBeforeFirstEvent = -1;
 	}
 
 	/** Whether the stream is being recorded: until it ends, the generation must not stop with its client. */
@@ -169,6 +191,7 @@ final class StreamRecorder implements CapturingResponse.Sink {
 			this.settlement.release(NOT_RECORDABLE);
 			return;
 		}
+		long opening = System.nanoTime();
 		try {
 			if (!this.lease.openStream(this.capture.streamHead(this.replayHeaders))) {
 				stopRecording("the lease was lost before the stream began", false);
@@ -179,6 +202,7 @@ final class StreamRecorder implements CapturingResponse.Sink {
 			stopRecording("the store failed when the stream began: " + ex.describe(), false);
 			return;
 		}
+		this.addedBeforeFirstEvent = System.nanoTime() - opening;
 		this.mode = Mode.RECORDING;
 		this.deadline = this.timers.schedule(this::outlived, this.limits.maxDuration().toMillis(),
 				TimeUnit.MILLISECONDS);
@@ -227,6 +251,7 @@ final class StreamRecorder implements CapturingResponse.Sink {
 		}
 		this.sequence += events.size();
 		this.bytes += size;
+		this.reporting.appended(events.size(), size);
 	}
 
 	/**

@@ -1,0 +1,25 @@
+package dev.modelgate.idempotency.web;
+
+import java.time.Duration;
+
+import dev.modelgate.idempotency.core.DecisionReporter;
+
+/**
+ * What a {@link StreamRecorder} tells the listeners about its stream, under the request's method
+ * and route: each store write of events, and the time added before the first event.
+ *
+ * @param reporter where it goes
+ * @param method the HTTP method
+ * @param route the route pattern
+ */
+record StreamReporting(DecisionReporter reporter, String method, String route) {
+
+	void appended(int events, long bytes) {
+		this.reporter.streamAppended(this.method, this.route, events, bytes);
+	}
+
+	void firstEvent(long addedNanos) {
+		this.reporter.streamFirstEvent(this.method, this.route, Duration.ofNanos(addedNanos));
+	}
+
+}
