@@ -1,7 +1,11 @@
 package dev.modelgate.sample;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -132,7 +136,45 @@ abstract class OpenAiJavaClientStreamIdempotencyTests extends StubbedProviderTes
 		assertThat(content(retried)).isEqualTo("One two three four five six");
 		assertThat(Event.parse(replay.body())).extracting(Event::data).containsExactly(withDone(this.chunks));
 		assertThat(upstream.calls()).isEqualTo(1);
-		assertThat(upstream.streamsCutOff()).isZero();
+	}
+
+	@Test
+	void retryAfterTheConnectionClosedMidStreamGetsEveryEventAndDone() throws Exception {
+		upstream.streamWith(Duration.ofMillis(10), withDone(this.chunks));
+		CountDownLatch release = upstream.holdStreamsAfter(2);
+
+		try (Socket socket = new Socket("127.0.0.1", this.port)) {
+			socket.setSoTimeout((int) WAIT.toMillis());
+			byte[] body = GatewayClient.promptRequest(this.prompt, "\"stream\":true").getBytes(StandardCharsets.UTF_8);
+			String head = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+					+ "Authorization: " + AUTHORIZATION + "\r\nIdempotency-Key: " + this.key + "\r\nContent-Length: "
+					+ body.length + "\r\n\r\n";
+			OutputStream out = socket.getOutputStream();
+			out.write(head.getBytes(StandardCharsets.US_ASCII));
+			out.write(body);
+			out.flush();
+			// The head of the answer, then its first two events (the chunk sizes of the chunked
+			// encoding come as lines of their own, so count the events' data lines).
+			BufferedReader reader = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+			assertThat(reader.readLine()).startsWith("HTTP/1.1 200");
+			int events = 0;
+			String line;
+			while (events < 2 && (line = reader.readLine()) != null) {
+				if (line.startsWith("data:")) {
+					events++;
+				}
+			}
+			assertThat(events).isEqualTo(2);
+		}
+		// The connection is closed while the provider still has seven events to send.
+		release.countDown();
+
+		HttpResponse<String> replay = awaitReplayOfTheEnd();
+
+		List<Event> events = Event.parse(replay.body());
+		assertThat(events).extracting(Event::id).containsExactly(ids(1, this.chunks.size() + 1));
+		assertThat(events).extracting(Event::data).containsExactly(withDone(this.chunks));
+		assertThat(upstream.calls()).isEqualTo(1);
 	}
 
 	@Test
