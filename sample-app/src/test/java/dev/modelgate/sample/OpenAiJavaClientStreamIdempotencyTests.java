@@ -31,6 +31,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
 import static dev.modelgate.sample.GatewayClient.newKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -179,6 +182,37 @@ abstract class OpenAiJavaClientStreamIdempotencyTests extends StubbedProviderTes
 
 	@Test
 	void concurrentDuplicateAttachesAndGetsTheSameChunks() throws Exception {
+		assertDuplicateAttaches(this.client);
+	}
+
+	/**
+	 * A second gateway on the same store and the same upstream stub, as another instance behind the
+	 * load balancer: with the store's profile, the stub as provider and ports of its own.
+	 */
+	static ConfigurableApplicationContext startSecondInstance(String profile, String... properties) {
+		List<String> all = new ArrayList<>(List.of("server.port=0", "management.server.port=0",
+				"modelgate.provider.base-url=" + upstream.baseUrl(), "modelgate.provider.api-key=test-provider-key",
+				"modelgate.provider.timeout=1s"));
+		all.addAll(List.of(properties));
+		return new SpringApplicationBuilder(SampleApplication.class).profiles(profile)
+			.properties(all.toArray(String[]::new))
+			.run();
+	}
+
+	/** A duplicate sent to the second instance while the first streams attaches across the store. */
+	void assertDuplicateOnTheSecondInstanceAttaches(ConfigurableApplicationContext second) throws Exception {
+		int secondPort = Integer.parseInt(second.getEnvironment().getProperty("local.server.port"));
+		assertThat(secondPort).isNotEqualTo(this.port);
+		OpenAIClient secondClient = OpenAiJavaClientTests.openAiClient(secondPort);
+		try {
+			assertDuplicateAttaches(secondClient);
+		}
+		finally {
+			secondClient.close();
+		}
+	}
+
+	private void assertDuplicateAttaches(OpenAIClient duplicateClient) throws Exception {
 		upstream.streamWith(Duration.ofMillis(10), withDone(this.chunks));
 		CountDownLatch release = upstream.holdStreamsAfter(2);
 		CountDownLatch firstChunkRead = new CountDownLatch(1);
@@ -198,7 +232,7 @@ abstract class OpenAiJavaClientStreamIdempotencyTests extends StubbedProviderTes
 			});
 			Future<Streamed> duplicate = threads.submit(() -> {
 				assertThat(firstChunkRead.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-				HttpResponseFor<StreamResponse<ChatCompletionChunk>> response = createStreaming();
+				HttpResponseFor<StreamResponse<ChatCompletionChunk>> response = createStreaming(duplicateClient);
 				duplicateAnswered.countDown();
 				return new Streamed(response.headers().values("Idempotent-Replayed"), readAll(response));
 			});
@@ -263,11 +297,15 @@ abstract class OpenAiJavaClientStreamIdempotencyTests extends StubbedProviderTes
 	}
 
 	private HttpResponseFor<StreamResponse<ChatCompletionChunk>> createStreaming() {
+		return createStreaming(this.client);
+	}
+
+	private HttpResponseFor<StreamResponse<ChatCompletionChunk>> createStreaming(OpenAIClient client) {
 		ChatCompletionCreateParams params = OpenAiJavaClientTests.params(this.prompt)
 			.toBuilder()
 			.putAdditionalHeader("Idempotency-Key", this.key)
 			.build();
-		return this.client.chat().completions().withRawResponse().createStreaming(params);
+		return client.chat().completions().withRawResponse().createStreaming(params);
 	}
 
 	private static List<ChatCompletionChunk> readAll(HttpResponseFor<StreamResponse<ChatCompletionChunk>> response) {

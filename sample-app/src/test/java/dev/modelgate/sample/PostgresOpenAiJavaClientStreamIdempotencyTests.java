@@ -1,5 +1,8 @@
 package dev.modelgate.sample;
 
+import org.junit.jupiter.api.Test;
+
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.TestPropertySource;
 
@@ -9,7 +12,16 @@ import org.springframework.test.context.TestPropertySource;
  * recorded in the JDBC store's tables.
  */
 @ActiveProfiles("postgres")
-@TestPropertySource(properties = "modelgate.idempotency.jdbc.table-name=modelgate_idempotency_sample_test")
+@TestPropertySource(properties = PostgresOpenAiJavaClientStreamIdempotencyTests.TABLE)
 class PostgresOpenAiJavaClientStreamIdempotencyTests extends OpenAiJavaClientStreamIdempotencyTests {
+
+	static final String TABLE = "modelgate.idempotency.jdbc.table-name=modelgate_idempotency_sample_test";
+
+	@Test
+	void concurrentDuplicateOnASecondInstanceAttaches() throws Exception {
+		try (ConfigurableApplicationContext second = startSecondInstance("postgres", TABLE)) {
+			assertDuplicateOnTheSecondInstanceAttaches(second);
+		}
+	}
 
 }
