@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -35,6 +37,8 @@ final class UpstreamStub {
 	private volatile Duration delay = Duration.ZERO;
 
 	private volatile Stream stream;
+
+	private volatile Hold hold;
 
 	private final AtomicInteger streamsCutOff = new AtomicInteger();
 
@@ -77,6 +81,7 @@ final class UpstreamStub {
 		this.answer = null;
 		this.delay = Duration.ZERO;
 		this.stream = null;
+		this.hold = null;
 		this.streamsCutOff.set(0);
 	}
 
@@ -92,6 +97,16 @@ final class UpstreamStub {
 	 */
 	void streamWith(Duration pause, String... events) {
 		this.stream = new Stream(pause, List.of(events));
+	}
+
+	/**
+	 * Makes each following stream stop after its first {@code events} events until the returned latch
+	 * is counted down (or 30s pass), so that a test knows the stream is still going while it acts.
+	 */
+	CountDownLatch holdStreamsAfter(int events) {
+		CountDownLatch release = new CountDownLatch(1);
+		this.hold = new Hold(events, release);
+		return release;
 	}
 
 	/** Waits this long before answering each following call. */
@@ -121,7 +136,7 @@ final class UpstreamStub {
 			Stream stream = this.stream;
 			if (stream != null) {
 				try {
-					stream.write(exchange);
+					stream.write(exchange, this.hold);
 				}
 				catch (IOException ex) {
 					this.streamsCutOff.incrementAndGet();
@@ -161,15 +176,33 @@ final class UpstreamStub {
 
 	private record Stream(Duration pause, List<String> events) {
 
-		void write(HttpExchange exchange) throws IOException {
+		void write(HttpExchange exchange, Hold hold) throws IOException {
 			exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
 			exchange.sendResponseHeaders(200, 0);
 			try (OutputStream out = exchange.getResponseBody()) {
+				int written = 0;
 				for (String event : this.events) {
+					if (hold != null && written == hold.after()) {
+						hold.await();
+					}
 					sleep(this.pause);
 					out.write(("data: " + event + "\n\n").getBytes(StandardCharsets.UTF_8));
 					out.flush();
+					written++;
 				}
+			}
+		}
+
+	}
+
+	private record Hold(int after, CountDownLatch release) {
+
+		void await() {
+			try {
+				this.release.await(30, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
 			}
 		}
 
