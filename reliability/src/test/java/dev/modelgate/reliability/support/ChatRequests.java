@@ -22,6 +22,24 @@ public final class ChatRequests {
 		return "{\"model\":\"stub-model\",\"messages\":[{\"role\":\"user\",\"content\":\"@@" + tag + "@@\"}]}";
 	}
 
+	/** The same request with {@code "stream": true}: the upstream streams its answer in chunks. */
+	public static String streamRequest(String tag) {
+		return "{\"model\":\"stub-model\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"@@" + tag
+				+ "@@\"}]}";
+	}
+
+	static boolean isStream(String body) {
+		return body.replace(" ", "").contains("\"stream\":true");
+	}
+
+	/** Chunk {@code index} of the upstream's streamed answer to call {@code number}. */
+	static String chunk(String tag, int number, int index, boolean last) {
+		return "{\"id\":\"chatcmpl-stub-" + number + "\",\"object\":\"chat.completion.chunk\",\"created\":"
+				+ (1_700_000_000L + number) + ",\"model\":\"stub-model\",\"choices\":[{\"index\":0,\"delta\":"
+				+ "{\"content\":\"@@" + tag + "@@ call " + number + " word " + index + " \"},\"finish_reason\":"
+				+ (last ? "\"stop\"" : "null") + "}]}";
+	}
+
 	/** The upstream's answer to call number {@code number}, made for {@code tag}. */
 	static String completion(String tag, int number) {
 		return "{\"id\":\"chatcmpl-stub-" + number + "\",\"object\":\"chat.completion\",\"created\":"

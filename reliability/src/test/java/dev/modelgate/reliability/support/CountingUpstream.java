@@ -42,6 +42,10 @@ public final class CountingUpstream implements AutoCloseable {
 
 	private volatile Duration delay = Duration.ZERO;
 
+	private volatile int streamChunks = 5;
+
+	private volatile Duration streamPause = Duration.ofMillis(100);
+
 	private CountingUpstream(HttpServer server, ExecutorService executor) {
 		this.server = server;
 		this.executor = executor;
@@ -74,6 +78,15 @@ public final class CountingUpstream implements AutoCloseable {
 	/** Waits this long before each following answer (widens the window in which duplicates overlap). */
 	public void delayAnswers(Duration delay) {
 		this.delay = delay;
+	}
+
+	/**
+	 * How a streamed answer (a request with {@code "stream": true}) goes: {@code chunks}
+	 * {@code chat.completion.chunk} events, each after {@code pause}, then {@code data: [DONE]}.
+	 */
+	public void streamChunks(int chunks, Duration pause) {
+		this.streamChunks = chunks;
+		this.streamPause = pause;
 	}
 
 	public int calls() {
@@ -113,6 +126,10 @@ public final class CountingUpstream implements AutoCloseable {
 			else if (!this.delay.isZero()) {
 				Sleep.of(this.delay);
 			}
+			if (ChatRequests.isStream(body)) {
+				stream(exchange, tag, number);
+				return;
+			}
 			byte[] answer = ChatRequests.completion(tag, number).getBytes(StandardCharsets.UTF_8);
 			exchange.getResponseHeaders().set("Content-Type", "application/json");
 			exchange.sendResponseHeaders(200, answer.length);
@@ -122,6 +139,24 @@ public final class CountingUpstream implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			// The gateway was killed while this call was open: nothing to answer to.
+		}
+	}
+
+	/** Writes the chunks one by one, flushed, with the pause before each; a killed gateway ends it. */
+	private void stream(HttpExchange exchange, String tag, int number) throws IOException {
+		exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+		exchange.sendResponseHeaders(200, 0);
+		int chunks = this.streamChunks;
+		Duration pause = this.streamPause;
+		try (OutputStream out = exchange.getResponseBody()) {
+			for (int i = 1; i <= chunks; i++) {
+				Sleep.of(pause);
+				out.write(("data: " + ChatRequests.chunk(tag, number, i, i == chunks) + "\n\n")
+					.getBytes(StandardCharsets.UTF_8));
+				out.flush();
+			}
+			out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+			out.flush();
 		}
 	}
 

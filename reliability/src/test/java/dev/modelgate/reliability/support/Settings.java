@@ -29,6 +29,14 @@ public final class Settings {
 	}
 
 	/**
+	 * How many keyed streams the stream scenario sends across two gateways
+	 * ({@code reliability.streamRuns}, default 1; 10 in the long version).
+	 */
+	public static int streamRuns() {
+		return Integer.getInteger("reliability.streamRuns", 1);
+	}
+
+	/**
 	 * How long the store stays down in the outage scenarios ({@code reliability.outage}, default 10s:
 	 * long enough for a client's reconnection back-off to show).
 	 */
