@@ -18,6 +18,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.multipart.MultipartFile;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
@@ -251,6 +252,16 @@ class TestController {
 			out.flush();
 		};
 		return ResponseEntity.ok().contentType(MediaType.APPLICATION_OCTET_STREAM).body(body);
+	}
+
+	/** A {@link DeferredResult} set from another thread: passed through, not recorded. */
+	@PostMapping("/deferred")
+	@Idempotent
+	DeferredResult<String> deferred() {
+		this.invocations.increment("deferred");
+		DeferredResult<String> result = new DeferredResult<>(60_000L);
+		new Thread(() -> result.setResult("deferred"), "test-deferred").start();
+		return result;
 	}
 
 	@PostMapping("/streaming")
