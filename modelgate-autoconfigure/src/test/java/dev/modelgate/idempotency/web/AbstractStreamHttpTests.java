@@ -26,9 +26,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
@@ -48,6 +53,7 @@ import static org.awaitility.Awaitility.await;
 				"modelgate.idempotency.operation-timeout=10s", "modelgate.idempotency.stream.max-events=20",
 				"modelgate.idempotency.stream.poll-interval=50ms" })
 @Timeout(60)
+@ExtendWith(OutputCaptureExtension.class)
 abstract class AbstractStreamHttpTests {
 
 	private static final String AUTHORIZATION = "Bearer stream-client";
@@ -249,6 +255,60 @@ abstract class AbstractStreamHttpTests {
 
 		assertThat(duplicate.statusCode()).isEqualTo(409);
 		assertThat(this.invocations.count("events")).isEqualTo(1);
+	}
+
+	/**
+	 * The other ways Spring MVC answers with events: a {@code StreamingResponseBody} or a
+	 * {@code ResponseBodyEmitter} in a {@code text/event-stream} response, and a
+	 * {@code Flux<ServerSentEvent>} from an MVC controller. Each is recorded with ids, replayed byte for
+	 * byte and resumed after a {@code Last-Event-ID}, from one run.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "/events-body", "/events-emitter", "/events-flux" })
+	void everyKindOfEventStreamIsRecordedWithIdsReplayedAndResumed(String path) {
+		String key = UUID.randomUUID().toString();
+		String name = path.substring(1);
+		HttpResponse<byte[]> first = post(path + "?count=5", key);
+		HttpResponse<byte[]> replay = post(path + "?count=5", key);
+
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(first.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("text/event-stream"));
+		assertThat(text(first)).isEqualTo(events(1, 5));
+		assertThat(first.headers().firstValue("Idempotent-Replayed")).isEmpty();
+		assertThat(replay.statusCode()).isEqualTo(200);
+		assertThat(replay.body()).isEqualTo(first.body());
+		assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		assertThat(replay.headers().firstValue("Content-Type")).isEqualTo(first.headers().firstValue("Content-Type"));
+		for (int seen = 0; seen <= 5; seen++) {
+			HttpResponse<byte[]> resumed = post(path + "?count=5", key, "Last-Event-ID", Integer.toString(seen));
+			assertThat(resumed.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+			assertThat(text(resumed)).isEqualTo((seen < 5) ? events(seen + 1, 5) : "");
+		}
+		assertThat(this.invocations.count(name)).isEqualTo(1);
+	}
+
+	/** A {@code StreamingResponseBody} of octets and a {@code DeferredResult}: not events, not recorded. */
+	@ParameterizedTest
+	@ValueSource(strings = { "/octets", "/deferred" })
+	void asynchronousResponseThatIsNotEventsPassesThroughAndReleasesTheKeyWithAWarning(String path,
+			CapturedOutput output) {
+		String key = UUID.randomUUID().toString();
+		String name = path.substring(1);
+		HttpResponse<byte[]> first = post(path, key);
+		HttpResponse<byte[]> retry = post(path, key);
+
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(text(first)).isEqualTo(name);
+		assertThat(first.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).doesNotStartWith("text/event-stream"));
+		assertThat(text(retry)).isEqualTo(name);
+		assertThat(retry.headers().firstValue("Idempotent-Replayed")).isEmpty();
+		assertThat(this.invocations.count(name)).as("the key was released: the retry ran the handler")
+			.isEqualTo(2);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> output.getOut().contains("WARN")
+					&& output.getOut().contains("released: the response is streamed or asynchronous"));
 	}
 
 	/** The bytes of events {@code from} to {@code to} as the test controller sends them, with their ids. */

@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -17,9 +18,13 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.multipart.MultipartFile;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
+
+import reactor.core.publisher.Flux;
 
 import dev.modelgate.idempotency.Idempotent;
 
@@ -192,6 +197,71 @@ class TestController {
 		}, "test-generation");
 		generation.start();
 		return emitter;
+	}
+
+	/** {@code count} events written and flushed one by one by a {@link StreamingResponseBody}. */
+	@PostMapping("/events-body")
+	@Idempotent
+	ResponseEntity<StreamingResponseBody> eventsFromStreamingBody(@RequestParam(defaultValue = "5") int count) {
+		this.invocations.increment("events-body");
+		StreamingResponseBody body = (out) -> {
+			for (int i = 1; i <= count; i++) {
+				out.write(("event:chunk\ndata:{\"n\":" + i + "}\n\n").getBytes(StandardCharsets.UTF_8));
+				out.flush();
+			}
+		};
+		return ResponseEntity.ok().contentType(MediaType.TEXT_EVENT_STREAM).body(body);
+	}
+
+	/** {@code count} pre-formatted events sent from another thread by a {@link ResponseBodyEmitter}. */
+	@PostMapping("/events-emitter")
+	@Idempotent
+	ResponseEntity<ResponseBodyEmitter> eventsFromEmitter(@RequestParam(defaultValue = "5") int count) {
+		this.invocations.increment("events-emitter");
+		ResponseBodyEmitter emitter = new ResponseBodyEmitter(60_000L);
+		Thread generation = new Thread(() -> {
+			try {
+				for (int i = 1; i <= count; i++) {
+					emitter.send("event:chunk\ndata:{\"n\":" + i + "}\n\n", MediaType.TEXT_PLAIN);
+				}
+				emitter.complete();
+			}
+			catch (IOException | IllegalStateException ex) {
+				this.invocations.increment("events-refused");
+			}
+		}, "test-emitter-generation");
+		generation.start();
+		return ResponseEntity.ok().contentType(MediaType.TEXT_EVENT_STREAM).body(emitter);
+	}
+
+	/** {@code count} events as a {@code Flux<ServerSentEvent<String>>} returned from a Spring MVC handler. */
+	@PostMapping(path = "/events-flux", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+	@Idempotent
+	Flux<ServerSentEvent<String>> eventsFromFlux(@RequestParam(defaultValue = "5") int count) {
+		this.invocations.increment("events-flux");
+		return Flux.range(1, count).map((i) -> ServerSentEvent.builder("{\"n\":" + i + "}").event("chunk").build());
+	}
+
+	/** Bytes that are not events, streamed by a {@link StreamingResponseBody}: passed through, not recorded. */
+	@PostMapping("/octets")
+	@Idempotent
+	ResponseEntity<StreamingResponseBody> octets() {
+		this.invocations.increment("octets");
+		StreamingResponseBody body = (out) -> {
+			out.write("octets".getBytes(StandardCharsets.UTF_8));
+			out.flush();
+		};
+		return ResponseEntity.ok().contentType(MediaType.APPLICATION_OCTET_STREAM).body(body);
+	}
+
+	/** A {@link DeferredResult} set from another thread: passed through, not recorded. */
+	@PostMapping("/deferred")
+	@Idempotent
+	DeferredResult<String> deferred() {
+		this.invocations.increment("deferred");
+		DeferredResult<String> result = new DeferredResult<>(60_000L);
+		new Thread(() -> result.setResult("deferred"), "test-deferred").start();
+		return result;
 	}
 
 	@PostMapping("/streaming")
