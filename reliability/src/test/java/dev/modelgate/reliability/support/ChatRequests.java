@@ -49,9 +49,10 @@ public final class ChatRequests {
 				+ "\"total_tokens\":6}}";
 	}
 
-	/** Whether an answer body was made for {@code tag}. */
+	/** Whether an answer body, a whole answer or a stream of chunks, was made for {@code tag}. */
 	public static boolean answers(byte[] body, String tag) {
-		return new String(body, StandardCharsets.UTF_8).contains("reply to @@" + tag + "@@ from call ");
+		String text = new String(body, StandardCharsets.UTF_8);
+		return text.contains("reply to @@" + tag + "@@ from call ") || text.contains("{\"content\":\"@@" + tag + "@@ call ");
 	}
 
 }
