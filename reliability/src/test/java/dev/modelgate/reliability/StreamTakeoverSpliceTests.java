@@ -8,7 +8,6 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import dev.modelgate.reliability.support.ChatRequests;
@@ -31,9 +30,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * events after the old one's: the new stream is another generation, and its events 4, 5... are not
  * the continuation of the 1, 2, 3 it has.
  */
-@Disabled("Fails: the follower splices the two generations (events 1-3 of the killed one, 4 to [DONE] of the "
-		+ "takeover, ids continuous), on Redis and PostgreSQL; readStream does not say which attempt wrote a "
-		+ "stream. docs/RELIABILITY.md, scenario 8")
 class StreamTakeoverSpliceTests {
 
 	private static final Pattern CHUNK_ID = Pattern.compile("\"id\":\"(chatcmpl-stub-\\d+)\"");

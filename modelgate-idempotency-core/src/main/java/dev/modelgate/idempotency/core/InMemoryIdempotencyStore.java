@@ -220,7 +220,7 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 				read.add(new StreamEvent(sequence, events.get((int) sequence - 1)));
 			}
 		}
-		return Optional.of(new StreamSlice(entry.stream().head, read, state));
+		return Optional.of(new StreamSlice(entry.stream().head, read, state, entry.token()));
 	}
 
 	/** Never waits: the memory store answers on the caller's thread. */

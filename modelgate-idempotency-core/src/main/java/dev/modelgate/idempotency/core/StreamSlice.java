@@ -5,18 +5,35 @@ import java.util.Objects;
 
 /**
  * What {@link IdempotencyStore#readStream} found of a recorded stream: its head, the events after
- * the sequence asked for (at most as many as asked for, in order), and whether more can come.
+ * the sequence asked for (at most as many as asked for, in order), whether more can come, and which
+ * attempt recorded them.
+ * <p>
+ * A record taken over (its lease ran out, a retry began again) holds the new attempt's stream, whose
+ * sequences start over at 1: a reader that went on after the sequence it had would splice two
+ * attempts into a stream nobody generated. {@link #attempt()} tells them apart: the events of one
+ * slice are always of one attempt, and two slices of the same attempt name equal attempts, however
+ * the stream went on (completing it does not change it). It is opaque: compare it with
+ * {@link String#equals}, never parse it. The stores give the token the attempt began with, so it is
+ * kept like the token, never written into a response or a log.
  *
  * @param head the stream's head, opaque to the store (the web layer keeps status and headers in it)
  * @param events the events read, in sequence order
  * @param state whether the stream is still being recorded, ended, or stopped being kept
+ * @param attempt which attempt recorded the stream: opaque, equal for every slice of one attempt and
+ * different for any other attempt on the same scope
  */
-public record StreamSlice(byte[] head, List<StreamEvent> events, State state) {
+public record StreamSlice(byte[] head, List<StreamEvent> events, State state, String attempt) {
 
 	public StreamSlice {
 		Objects.requireNonNull(head, "head must not be null");
 		events = List.copyOf(events);
 		Objects.requireNonNull(state, "state must not be null");
+		Objects.requireNonNull(attempt, "attempt must not be null");
+	}
+
+	/** {@return {@code true} when {@code other} was recorded by the same attempt as this slice} */
+	public boolean sameAttempt(StreamSlice other) {
+		return this.attempt.equals(other.attempt);
 	}
 
 	/** {@return the sequence of the last event read, or {@code afterSequence} when none was read} */

@@ -215,11 +215,12 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 			}
 			StreamSlice.State state = streamState(rs.getString("state"), rs.getString("outcome_kind"));
 			byte[] head = rs.getBytes("data");
+			String attempt = rs.getString("token");
 			List<StreamEvent> events = new ArrayList<>();
 			while (state != StreamSlice.State.NOT_KEPT && rs.next()) {
 				events.add(new StreamEvent(rs.getLong("seq"), rs.getBytes("data")));
 			}
-			return Optional.of(new StreamSlice(head, events, state));
+			return Optional.of(new StreamSlice(head, events, state, attempt));
 		}, afterSequence, afterSequence + max, scope));
 	}
 

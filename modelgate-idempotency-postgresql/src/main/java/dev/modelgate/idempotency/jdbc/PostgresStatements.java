@@ -124,9 +124,10 @@ final class PostgresStatements {
 				WHERE r.scope = ? AND r.token = ? AND r.state IN ('in_progress', 'applied')
 					AND r.expires_at > statement_timestamp()
 					AND e.scope = r.scope AND e.token = r.token AND e.seq = 0""".formatted(t, DEADLINE);
-		// The head (event 0) comes with every read, so a read finds out whether there is a stream.
+		// The head (event 0) comes with every read, so a read finds out whether there is a stream. The
+		// token names the attempt whose events these are (StreamSlice.attempt): the join reads only its.
 		this.readStream = """
-				SELECT r.state, r.outcome_kind, e.seq, e.data
+				SELECT r.state, r.outcome_kind, r.token, e.seq, e.data
 				FROM %1$s r JOIN %1$s_events e ON e.scope = r.scope AND e.token = r.token
 					AND (e.seq = 0 OR (e.seq > ? AND e.seq <= ?))
 				WHERE r.scope = ? AND r.expires_at > statement_timestamp()

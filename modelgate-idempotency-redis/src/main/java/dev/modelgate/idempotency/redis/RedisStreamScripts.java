@@ -51,11 +51,12 @@ final class RedisStreamScripts {
 				case "not_kept" -> StreamSlice.State.NOT_KEPT;
 				default -> throw new IllegalStateException("unknown stream state");
 			};
-			List<StreamEvent> events = new ArrayList<>(answer.size() - 2);
-			for (int i = 2; i < answer.size(); i++) {
-				events.add(new StreamEvent(afterSequence + i - 1, (byte[]) answer.get(i)));
+			String attempt = new String((byte[]) answer.get(2), StandardCharsets.UTF_8);
+			List<StreamEvent> events = new ArrayList<>(answer.size() - 3);
+			for (int i = 3; i < answer.size(); i++) {
+				events.add(new StreamEvent(afterSequence + i - 2, (byte[]) answer.get(i)));
 			}
-			return Optional.of(new StreamSlice((byte[]) answer.get(1), events, state));
+			return Optional.of(new StreamSlice((byte[]) answer.get(1), events, state, attempt));
 		}
 		catch (RuntimeException ex) {
 			throw new IdempotencyStoreException("Unreadable stream in Redis key " + key, ex);

@@ -175,7 +175,7 @@ class RedisAclIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		assertThat(redis.cli(command.toArray(String[]::new))).isEqualTo("OK");
 	}
 
-	/** Every call the store makes, the Actuator endpoint's {@code find} and {@code delete} included. */
+	/** Every call the store makes, its streams' and the Actuator endpoint's {@code find} and {@code delete} included. */
 	static void runEveryOperation(IdempotencyStore store) {
 		String scope = scopeHash();
 		String token = token();
@@ -188,6 +188,13 @@ class RedisAclIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		String released = scopeHash();
 		store.begin(released, "fp", token, LONG);
 		store.release(released, token);
+		String streamed = scopeHash();
+		store.begin(streamed, "fp", token, LONG);
+		store.openStream(streamed, token, new byte[] { 1 });
+		store.appendEvents(streamed, token, 1, List.of(new byte[] { 2 }, new byte[] { 3 }));
+		store.readStream(streamed, 0, 10);
+		store.completeStream(streamed, token, LONG);
+		store.readStream(streamed, 1, 10);
 	}
 
 	private static LettuceConnectionFactory connectAs(String user) {

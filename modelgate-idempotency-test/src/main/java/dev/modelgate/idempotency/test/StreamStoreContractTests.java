@@ -187,6 +187,56 @@ public abstract class StreamStoreContractTests {
 		assertThat(rest.state()).isEqualTo(StreamSlice.State.COMPLETED);
 	}
 
+	@Test
+	void streamTakenOverAfterItsLeaseRanOutIsReadAsAnotherAttempt() throws InterruptedException {
+		String expiring = (UUID.randomUUID().toString() + UUID.randomUUID()).replace("-", "");
+		String first = UUID.randomUUID().toString();
+		IdempotencyStore follower = createStore();
+		this.store.begin(expiring, "fp", first, SHORT_LEASE);
+		this.store.openStream(expiring, first, HEAD);
+		this.store.appendEvents(expiring, first, 1, List.of(event("a1"), event("a2"), event("a3")));
+		StreamSlice before = follower.readStream(expiring, 0, 100).orElseThrow();
+		assertThat(before.events()).extracting(StreamEvent::data)
+			.containsExactly(event("a1"), event("a2"), event("a3"));
+		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		String second = UUID.randomUUID().toString();
+		assertThat(this.store.begin(expiring, "fp", second, LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+		assertThat(this.store.openStream(expiring, second, HEAD)).isTrue();
+		assertThat(this.store.appendEvents(expiring, second, 1,
+				List.of(event("b1"), event("b2"), event("b3"), event("b4"), event("b5"))))
+			.isTrue();
+		// The follower asks for what follows its event 3: what it gets is the second attempt's.
+		StreamSlice after = follower.readStream(expiring, before.lastSequence(0), 100).orElseThrow();
+		assertThat(after.events()).containsExactly(new StreamEvent(4, event("b4")), new StreamEvent(5, event("b5")));
+		assertThat(after.attempt()).isNotEqualTo(before.attempt());
+		assertThat(after.sameAttempt(before)).isFalse();
+		assertThat(follower.readStream(expiring, 0, 100).orElseThrow().attempt()).isEqualTo(after.attempt());
+	}
+
+	@Test
+	void everySliceOfOneAttemptNamesTheSameAttemptFromAnyInstanceUntilAfterItCompletes() {
+		IdempotencyStore follower = createStore();
+		this.store.openStream(this.scope, this.token, HEAD);
+		StreamSlice opened = this.store.readStream(this.scope, 0, 100).orElseThrow();
+		this.store.appendEvents(this.scope, this.token, 1, List.of(event("1")));
+		StreamSlice streaming = follower.readStream(this.scope, 0, 100).orElseThrow();
+		this.store.completeStream(this.scope, this.token, LONG);
+		StreamSlice completed = follower.readStream(this.scope, 1, 100).orElseThrow();
+		assertThat(completed.state()).isEqualTo(StreamSlice.State.COMPLETED);
+		assertThat(streaming.attempt()).isEqualTo(opened.attempt());
+		assertThat(completed.attempt()).isEqualTo(opened.attempt());
+
+		String other = (UUID.randomUUID().toString() + UUID.randomUUID()).replace("-", "");
+		String token = UUID.randomUUID().toString();
+		this.store.begin(other, "fp", token, LONG);
+		this.store.openStream(other, token, HEAD);
+		StreamSlice otherStreaming = follower.readStream(other, 0, 100).orElseThrow();
+		this.store.complete(other, token, null, LONG);
+		StreamSlice notKept = follower.readStream(other, 0, 100).orElseThrow();
+		assertThat(notKept.state()).isEqualTo(StreamSlice.State.NOT_KEPT);
+		assertThat(notKept.attempt()).isEqualTo(otherStreaming.attempt());
+	}
+
 	private static byte[] event(String data) {
 		return ("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8);
 	}

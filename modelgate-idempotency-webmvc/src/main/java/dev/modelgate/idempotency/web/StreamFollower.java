@@ -16,7 +16,10 @@ import dev.modelgate.idempotency.core.StreamSlice;
  * duplicate while it streams (attached: the events so far, then each new one, asking the store every
  * poll interval, from any instance), either of them after a {@code Last-Event-ID}. A stream that will
  * not complete (released after a failure, expired, or no longer recorded) ends with an
- * {@code event: error}, so that a follower is never left waiting.
+ * {@code event: error}, so that a follower is never left waiting. So does a stream taken over by
+ * another attempt (its holder died, its lease ran out, a retry began it again): the new attempt's
+ * events go on from sequence 1 of a different generation, and following them would splice two
+ * attempts into one stream nobody generated ({@link StreamSlice#attempt()}).
  */
 final class StreamFollower {
 
@@ -76,7 +79,7 @@ final class StreamFollower {
 					Thread.sleep(this.settings.pollInterval().toMillis());
 				}
 				Optional<StreamSlice> next = this.store.readStream(scope, after, StreamSettings.READ_BATCH);
-				if (next.isEmpty()) {
+				if (next.isEmpty() || !next.get().sameAttempt(first.get())) {
 					end(out, "idempotency_stream_interrupted",
 							"the stream ended before its end; a retry with the same key runs it again");
 					return true;
