@@ -1,16 +1,14 @@
 package dev.modelgate.reliability;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.modelgate.idempotency.redis.RedisEvictionPolicy;
 import dev.modelgate.idempotency.redis.RedisEvictionPolicyReader;
-import dev.modelgate.reliability.support.RedisCluster;
+import dev.modelgate.reliability.support.RedisClusterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,34 +18,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedisClusterEvictionPolicyTests {
 
-	private static RedisCluster cluster;
-
-	private static LettuceConnectionFactory connectionFactory;
-
-	@BeforeAll
-	static void startCluster() {
-		cluster = RedisCluster.start("redis-cluster-eviction-policy");
-		connectionFactory = cluster.connectionFactory();
-	}
-
-	@AfterAll
-	static void stopCluster() {
-		if (connectionFactory != null) {
-			connectionFactory.destroy();
-		}
-		if (cluster != null) {
-			cluster.close();
-		}
-	}
+	@RegisterExtension
+	static final RedisClusterExtension cluster = new RedisClusterExtension("redis-cluster-eviction-policy");
 
 	@Test
 	void oneMasterThatEvictsMakesTheClusterEvict() {
-		assertThat(new RedisEvictionPolicyReader(connectionFactory).read().name()).isEqualTo("noeviction");
-		try (RedisClusterConnection connection = connectionFactory.getClusterConnection()) {
+		assertThat(new RedisEvictionPolicyReader(cluster.connectionFactory()).read().name()).isEqualTo("noeviction");
+		try (RedisClusterConnection connection = cluster.connectionFactory().getClusterConnection()) {
 			RedisClusterNode master = connection.clusterGetNodes().iterator().next();
 			connection.serverCommands().setConfig(master, "maxmemory-policy", "allkeys-lru");
 		}
-		RedisEvictionPolicy policy = new RedisEvictionPolicyReader(connectionFactory).read();
+		RedisEvictionPolicy policy = new RedisEvictionPolicyReader(cluster.connectionFactory()).read();
 		assertThat(policy.name()).isEqualTo("allkeys-lru");
 		assertThat(policy.source()).isEqualTo(RedisEvictionPolicy.Source.CONFIG);
 	}

@@ -2,16 +2,14 @@ package dev.modelgate.reliability;
 
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.test.IdempotencyStoreContractTests;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
-import dev.modelgate.reliability.support.RedisCluster;
+import dev.modelgate.reliability.support.RedisClusterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,29 +20,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedisClusterStoreContractTests extends IdempotencyStoreContractTests {
 
-	private static RedisCluster cluster;
-
-	private static LettuceConnectionFactory connectionFactory;
-
-	@BeforeAll
-	static void startCluster() {
-		cluster = RedisCluster.start("redis-cluster-contract");
-		connectionFactory = cluster.connectionFactory();
-	}
-
-	@AfterAll
-	static void stopCluster() {
-		if (connectionFactory != null) {
-			connectionFactory.destroy();
-		}
-		if (cluster != null) {
-			cluster.close();
-		}
-	}
+	@RegisterExtension
+	static final RedisClusterExtension cluster = new RedisClusterExtension("redis-cluster-contract");
 
 	@Override
 	protected IdempotencyStore createStore() {
-		return new RedisIdempotencyStore(connectionFactory, "modelgate:idempotency:");
+		return new RedisIdempotencyStore(cluster.connectionFactory(), "modelgate:idempotency:");
 	}
 
 	@Test

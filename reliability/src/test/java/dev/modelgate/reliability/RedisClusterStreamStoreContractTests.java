@@ -1,14 +1,11 @@
 package dev.modelgate.reliability;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
 import dev.modelgate.idempotency.test.StreamStoreContractTests;
-import dev.modelgate.reliability.support.RedisCluster;
+import dev.modelgate.reliability.support.RedisClusterExtension;
 
 /**
  * The stream contract on a local three-master Redis Cluster the suite starts itself: a stream lives
@@ -16,29 +13,12 @@ import dev.modelgate.reliability.support.RedisCluster;
  */
 class RedisClusterStreamStoreContractTests extends StreamStoreContractTests {
 
-	private static RedisCluster cluster;
-
-	private static LettuceConnectionFactory connectionFactory;
-
-	@BeforeAll
-	static void startCluster() {
-		cluster = RedisCluster.start("redis-cluster-stream-contract");
-		connectionFactory = cluster.connectionFactory();
-	}
-
-	@AfterAll
-	static void stopCluster() {
-		if (connectionFactory != null) {
-			connectionFactory.destroy();
-		}
-		if (cluster != null) {
-			cluster.close();
-		}
-	}
+	@RegisterExtension
+	static final RedisClusterExtension cluster = new RedisClusterExtension("redis-cluster-stream-contract");
 
 	@Override
 	protected IdempotencyStore createStore() {
-		return new RedisIdempotencyStore(connectionFactory, "modelgate:idempotency:");
+		return new RedisIdempotencyStore(cluster.connectionFactory(), "modelgate:idempotency:");
 	}
 
 }
