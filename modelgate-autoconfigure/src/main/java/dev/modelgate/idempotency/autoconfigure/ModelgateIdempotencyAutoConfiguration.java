@@ -18,6 +18,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.util.StringUtils;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 import dev.modelgate.idempotency.Idempotent;
@@ -97,7 +98,7 @@ public class ModelgateIdempotencyAutoConfiguration {
 		@ConditionalOnMissingBean
 		IdempotentHandlerResolver idempotentHandlerResolver(BeanFactory beanFactory,
 				ModelgateIdempotencyProperties properties) {
-			return new IdempotentHandlerResolver(
+			IdempotentHandlerResolver resolver = new IdempotentHandlerResolver(
 					() -> beanFactory.getBeanProvider(RequestMappingHandlerMapping.class)
 						.stream()
 						.filter((mapping) -> mapping.getClass() == RequestMappingHandlerMapping.class)
@@ -107,7 +108,12 @@ public class ModelgateIdempotencyAutoConfiguration {
 							properties.getWaitTimeout(),
 							(properties.getInProgress() == ModelgateIdempotencyProperties.InProgress.WAIT)
 									? Idempotent.InProgress.WAIT : Idempotent.InProgress.REJECT));
+			resolver.setDeclaredRoutes(DeclaredRoutes.of(properties.getRoutes()));
+			// In the DispatcherServlet's order, for the functional routes that carry IdempotentRoute.
+			resolver.setHandlerMappings(() -> beanFactory.getBeanProvider(HandlerMapping.class).orderedStream().toList());
+			return resolver;
 		}
+
 
 		@Bean
 		@ConditionalOnMissingBean

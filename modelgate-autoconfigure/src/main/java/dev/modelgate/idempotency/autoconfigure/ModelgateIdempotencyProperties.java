@@ -134,6 +134,14 @@ public class ModelgateIdempotencyProperties implements Validator {
 	 */
 	private boolean recordServerErrors = false;
 
+	/**
+	 * Routes covered without an annotation, each an HTTP method and a path pattern with the
+	 * annotation's settings: whatever serves a matching request (an unannotated controller, a
+	 * functional endpoint, a Spring Cloud Gateway route) runs under the idempotency key. An
+	 * @Idempotent handler or an idempotent functional route that matches the same request wins.
+	 */
+	private List<Route> routes = new ArrayList<>();
+
 	private final Redis redis = new Redis();
 
 	private final Jdbc jdbc = new Jdbc();
@@ -294,6 +302,14 @@ public class ModelgateIdempotencyProperties implements Validator {
 		this.recordServerErrors = recordServerErrors;
 	}
 
+	public List<Route> getRoutes() {
+		return this.routes;
+	}
+
+	public void setRoutes(List<Route> routes) {
+		this.routes = routes;
+	}
+
 	public Redis getRedis() {
 		return this.redis;
 	}
@@ -342,6 +358,159 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 		/** Wait up to wait-timeout for the first request to finish and replay its response, else 409. */
 		WAIT
+
+	}
+
+	/** What happens when the store fails before the handler runs. */
+	public enum StoreFailure {
+
+		/** Answer 503 idempotency_store_unavailable; the handler does not run. */
+		REJECT,
+
+		/** Run the handler without protection and log a WARN. */
+		PROCEED
+
+	}
+
+	/**
+	 * A route covered by configuration: the settings of {@code @Idempotent}, for a method and path
+	 * pattern instead of a handler method.
+	 */
+	public static class Route {
+
+		/**
+		 * HTTP method of the route, such as POST.
+		 */
+		private String method;
+
+		/**
+		 * Path pattern of the route, as Spring MVC's PathPattern reads it (such as /v1/chat/completions or
+		 * /orders/{id}), relative to the DispatcherServlet like a @RequestMapping path.
+		 */
+		private String path;
+
+		/**
+		 * Name of the key space; unset means the path pattern. Routes that share a scope name share
+		 * their keys.
+		 */
+		private String scope;
+
+		/**
+		 * Whether a request without a key is refused with 400 idempotency_key_missing.
+		 */
+		private boolean required = false;
+
+		/**
+		 * How long a completed response is kept; unset means modelgate.idempotency.ttl.
+		 */
+		private Duration ttl;
+
+		/**
+		 * How long a lease lasts without a heartbeat; unset means modelgate.idempotency.lease-ttl.
+		 */
+		private Duration leaseTtl;
+
+		/**
+		 * What a duplicate gets while the first request still runs; unset means
+		 * modelgate.idempotency.in-progress.
+		 */
+		private InProgress inProgress;
+
+		/**
+		 * JSON Pointers (RFC 6901) of request body members left out of the fingerprint.
+		 */
+		private List<String> ignoreFields = new ArrayList<>();
+
+		/**
+		 * What happens when the store cannot be reached before the handler runs.
+		 */
+		private StoreFailure onStoreFailure = StoreFailure.REJECT;
+
+		/**
+		 * Whether a duplicate that arrives while the first request's Server-Sent Events still stream
+		 * attaches to the stream rather than getting what in-progress says.
+		 */
+		private boolean attachToStream = true;
+
+		public String getMethod() {
+			return this.method;
+		}
+
+		public void setMethod(String method) {
+			this.method = method;
+		}
+
+		public String getPath() {
+			return this.path;
+		}
+
+		public void setPath(String path) {
+			this.path = path;
+		}
+
+		public String getScope() {
+			return this.scope;
+		}
+
+		public void setScope(String scope) {
+			this.scope = scope;
+		}
+
+		public boolean isRequired() {
+			return this.required;
+		}
+
+		public void setRequired(boolean required) {
+			this.required = required;
+		}
+
+		public Duration getTtl() {
+			return this.ttl;
+		}
+
+		public void setTtl(Duration ttl) {
+			this.ttl = ttl;
+		}
+
+		public Duration getLeaseTtl() {
+			return this.leaseTtl;
+		}
+
+		public void setLeaseTtl(Duration leaseTtl) {
+			this.leaseTtl = leaseTtl;
+		}
+
+		public InProgress getInProgress() {
+			return this.inProgress;
+		}
+
+		public void setInProgress(InProgress inProgress) {
+			this.inProgress = inProgress;
+		}
+
+		public List<String> getIgnoreFields() {
+			return this.ignoreFields;
+		}
+
+		public void setIgnoreFields(List<String> ignoreFields) {
+			this.ignoreFields = ignoreFields;
+		}
+
+		public StoreFailure getOnStoreFailure() {
+			return this.onStoreFailure;
+		}
+
+		public void setOnStoreFailure(StoreFailure onStoreFailure) {
+			this.onStoreFailure = onStoreFailure;
+		}
+
+		public boolean isAttachToStream() {
+			return this.attachToStream;
+		}
+
+		public void setAttachToStream(boolean attachToStream) {
+			this.attachToStream = attachToStream;
+		}
 
 	}
 

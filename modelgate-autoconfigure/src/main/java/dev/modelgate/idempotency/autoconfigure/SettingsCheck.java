@@ -1,7 +1,11 @@
 package dev.modelgate.idempotency.autoconfigure;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -9,8 +13,14 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
+import org.springframework.http.HttpMethod;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.unit.DataSize;
 import org.springframework.validation.Errors;
+import org.springframework.web.util.pattern.PathPatternParser;
+import org.springframework.web.util.pattern.PatternParseException;
+
+import dev.modelgate.idempotency.core.CanonicalBody;
 
 /**
  * The checks of {@link ModelgateIdempotencyProperties}: each refusal names the property and the values
@@ -72,6 +82,10 @@ final class SettingsCheck {
 		positive("stream.maxBytes", p.getStream().getMaxBytes(), "8MB");
 		positive("stream.maxDuration", p.getStream().getMaxDuration(), "10m");
 		positive("stream.pollInterval", p.getStream().getPollInterval(), "100ms");
+		if (p.getRoutes() != null && !p.getRoutes().isEmpty()
+				&& ClassUtils.isPresent("org.springframework.web.util.pattern.PathPatternParser", null)) {
+			new RouteChecks().run(p.getRoutes());
+		}
 	}
 
 	private void replicaAcknowledgements(ModelgateIdempotencyProperties.Redis redis,
@@ -159,6 +173,74 @@ final class SettingsCheck {
 		if (value <= 0) {
 			reject(field, "must be " + allowed);
 		}
+	}
+
+	/**
+	 * The checks of {@code routes}, apart so that the web types they parse with are only loaded when
+	 * routes are declared (the properties also serve applications without Spring Web).
+	 */
+	private final class RouteChecks {
+
+		private static final Set<String> METHODS = Arrays.stream(HttpMethod.values())
+			.map(HttpMethod::name)
+			.collect(Collectors.toUnmodifiableSet());
+
+		void run(List<ModelgateIdempotencyProperties.Route> routes) {
+			Map<String, Integer> declared = new HashMap<>();
+			for (int i = 0; i < routes.size(); i++) {
+				ModelgateIdempotencyProperties.Route route = routes.get(i);
+				String field = "routes[" + i + "]";
+				String method = route.getMethod();
+				boolean methodValid = method != null && METHODS.contains(method.trim().toUpperCase(Locale.ROOT));
+				if (!methodValid) {
+					reject(field + ".method", "must be an HTTP method (GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS or "
+							+ "TRACE), such as POST");
+				}
+				boolean pathValid = path(field + ".path", route.getPath());
+				if (route.getTtl() != null) {
+					positive(field + ".ttl", route.getTtl(), "24h, or unset for modelgate.idempotency.ttl");
+				}
+				if (route.getLeaseTtl() != null) {
+					positive(field + ".leaseTtl", route.getLeaseTtl(),
+							"30s, or unset for modelgate.idempotency.lease-ttl");
+				}
+				List<String> ignoreFields = (route.getIgnoreFields() != null) ? route.getIgnoreFields() : List.of();
+				for (int j = 0; j < ignoreFields.size(); j++) {
+					try {
+						CanonicalBody.pointers(ignoreFields.get(j));
+					}
+					catch (IllegalArgumentException ex) {
+						reject(field + ".ignoreFields[" + j + "]", "must be a JSON Pointer (RFC 6901), such as "
+								+ "/metadata/request_id");
+					}
+				}
+				if (methodValid && pathValid) {
+					String key = method.trim().toUpperCase(Locale.ROOT) + " " + route.getPath();
+					Integer earlier = declared.putIfAbsent(key, i);
+					if (earlier != null) {
+						reject(field + ".path", "repeats the method and path of routes[" + earlier + "] (" + key
+								+ "): declare each route once");
+					}
+				}
+			}
+		}
+
+		private boolean path(String field, @Nullable String path) {
+			String example = "such as /v1/chat/completions or /orders/{id}";
+			if (path == null || !path.startsWith("/")) {
+				reject(field, "must be a path pattern starting with /, " + example);
+				return false;
+			}
+			try {
+				PathPatternParser.defaultInstance.parse(path);
+				return true;
+			}
+			catch (PatternParseException ex) {
+				reject(field, "must be a path pattern, " + example + ": " + ex.getMessage());
+				return false;
+			}
+		}
+
 	}
 
 	/**

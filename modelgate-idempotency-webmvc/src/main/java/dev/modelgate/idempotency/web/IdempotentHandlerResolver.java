@@ -58,6 +58,13 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 
 	private volatile boolean keyRequired;
 
+	private List<DeclaredRoute> declaredRoutes = List.of();
+
+	private Supplier<List<HandlerMapping>> handlerMappings = List::of;
+
+	/** The idempotent routes without an annotated handler; an annotated handler wins over them. */
+	private volatile RouteResolver routes = RouteResolver.NONE;
+
 	/**
 	 * @param handlerMapping supplies the application's handler mapping once every singleton exists
 	 * (the filter is created before Spring MVC's infrastructure); may supply {@code null} when there
@@ -69,8 +76,28 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 		this.defaults = defaults;
 	}
 
+	/**
+	 * Routes made idempotent by configuration, covered whatever handler serves them; an annotated
+	 * handler or an idempotent functional route that serves a request wins over them.
+	 * @param declaredRoutes the routes, in order: the first that matches a request applies
+	 */
+	public void setDeclaredRoutes(List<DeclaredRoute> declaredRoutes) {
+		this.declaredRoutes = List.copyOf(declaredRoutes);
+	}
+
+	/**
+	 * The application's handler mappings, in the DispatcherServlet's order, for the functional routes
+	 * that carry an {@link IdempotentRoute} attribute; without them such routes are not found.
+	 * @param handlerMappings supplies the handler mappings once every singleton exists
+	 */
+	public void setHandlerMappings(Supplier<List<HandlerMapping>> handlerMappings) {
+		this.handlerMappings = handlerMappings;
+	}
+
 	@Override
 	public void afterSingletonsInstantiated() {
+		this.routes = RouteResolver.of(this.declaredRoutes, this.handlerMappings.get(), this.defaults);
+		this.keyRequired = this.routes.hasKeyRequiredRoutes();
 		this.handlerMapping = this.handlerMappingSupplier.get();
 		if (this.handlerMapping == null) {
 			return;
@@ -96,7 +123,7 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 		}
 		this.candidates = List.copyOf(found);
 		this.literalRoutes = literalRoutes(found);
-		this.keyRequired = found.stream().anyMatch((candidate) -> candidate.endpoint.required());
+		this.keyRequired |= found.stream().anyMatch((candidate) -> candidate.endpoint.required());
 	}
 
 	/**
@@ -142,12 +169,12 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 		return info.getPathPatternsCondition() != null && !paths.isEmpty() && paths.equals(info.getPatternValues());
 	}
 
-	/** {@return whether any handler is annotated at all} */
+	/** {@return whether any handler is annotated at all, or any route idempotent without an annotation} */
 	public boolean hasIdempotentHandlers() {
-		return !this.candidates.isEmpty();
+		return !this.candidates.isEmpty() || !this.routes.isEmpty();
 	}
 
-	/** {@return whether any annotated handler refuses requests without a key ({@code required = true})} */
+	/** {@return whether any idempotent handler or route refuses requests without a key ({@code required = true})} */
 	public boolean hasKeyRequiredHandlers() {
 		return this.keyRequired;
 	}
@@ -159,6 +186,9 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 	 * @return {@code false} when it certainly is not; {@code true} when {@link #resolve} has to decide
 	 */
 	public boolean mayResolve(HttpServletRequest request) {
+		if (this.routes.mayMatch(request)) {
+			return true;
+		}
 		if (this.candidates.isEmpty()) {
 			return false;
 		}
@@ -183,11 +213,16 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 	/**
 	 * Finds the handler the request is bound for, as the dispatcher will.
 	 * @param request the incoming request
-	 * @return the endpoint the request is bound for, or {@code null} when its handler is not
-	 * {@code @Idempotent}
+	 * @return the endpoint the request is bound for, or {@code null} when neither its handler is
+	 * {@code @Idempotent} nor its route idempotent
 	 * @throws Exception when the handler mappings fail to look the request up
 	 */
 	public IdempotentEndpoint resolve(HttpServletRequest request) throws Exception {
+		IdempotentEndpoint annotated = resolveAnnotated(request);
+		return (annotated != null || this.routes.isEmpty()) ? annotated : this.routes.resolve(request);
+	}
+
+	private IdempotentEndpoint resolveAnnotated(HttpServletRequest request) throws Exception {
 		if (this.candidates.isEmpty()) {
 			return null;
 		}
@@ -311,7 +346,7 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 	 * Keeps the attributes handler resolution writes (matched pattern, path variables, parsed path)
 	 * away from the real request, which the DispatcherServlet resolves again on its own.
 	 */
-	private static final class IsolatedRequest extends HttpServletRequestWrapper {
+	static final class IsolatedRequest extends HttpServletRequestWrapper {
 
 		private final Map<String, Object> attributes = new HashMap<>(8);
 
