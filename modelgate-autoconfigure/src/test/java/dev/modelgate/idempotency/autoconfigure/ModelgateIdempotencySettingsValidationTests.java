@@ -9,6 +9,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
@@ -24,6 +25,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.validation.annotation.Validated;
+
+import dev.modelgate.idempotency.web.IdempotentHandlerResolver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -124,6 +127,92 @@ class ModelgateIdempotencySettingsValidationTests {
 			assertThat(analysis).isNotNull();
 			assertThat(analysis.getDescription()).contains(message);
 		});
+	}
+
+	static Stream<Arguments> badRoutes() {
+		String method = "modelgate.idempotency.routes[0].method must be an HTTP method (GET, HEAD, POST, PUT, PATCH, "
+				+ "DELETE, OPTIONS or TRACE), such as POST";
+		String path = "modelgate.idempotency.routes[0].path must be a path pattern";
+		return Stream.of(arguments("method=FETCH", method), arguments("method=", method),
+				arguments("path=orders", path + " starting with /, such as /v1/chat/completions or /orders/{id}"),
+				arguments("path=/orders/{id", path + ", such as /v1/chat/completions or /orders/{id}: "),
+				arguments("path=/orders/{id}/{id}", path + ", such as /v1/chat/completions or /orders/{id}: "),
+				arguments("ttl=-1s", "modelgate.idempotency.routes[0].ttl must be a positive duration, such as 24h"),
+				arguments("lease-ttl=0s",
+						"modelgate.idempotency.routes[0].lease-ttl must be a positive duration, such as 30s"),
+				arguments("ignore-fields=/ok,no-slash", "modelgate.idempotency.routes[0].ignore-fields[1] must be a JSON "
+						+ "Pointer (RFC 6901), such as /metadata/request_id"));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("badRoutes")
+	void badRouteFailsStartUpNamingThePropertyAndTheValuesItTakes(String setting, String message) {
+		this.contextRunner
+			.withPropertyValues("modelgate.idempotency.routes[0].method=POST",
+					"modelgate.idempotency.routes[0].path=/orders", "modelgate.idempotency.routes[0]." + setting)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				Throwable failure = context.getStartupFailure();
+				assertThat(validationFailure(failure).getValidationErrors().getAllErrors())
+					.singleElement()
+					.satisfies((error) -> assertThat(error.getDefaultMessage()).startsWith(message));
+				FailureAnalysis analysis = new InvalidIdempotencySettingsFailureAnalyzer().analyze(failure);
+				assertThat(analysis).isNotNull();
+				assertThat(analysis.getDescription()).contains(message);
+			});
+	}
+
+	@Test
+	void routeDeclaredTwiceFailsStartUp() {
+		this.contextRunner
+			.withPropertyValues("modelgate.idempotency.routes[0].method=POST",
+					"modelgate.idempotency.routes[0].path=/orders", "modelgate.idempotency.routes[1].method=post",
+					"modelgate.idempotency.routes[1].path=/orders")
+			.run((context) -> assertThat(validationFailure(context.getStartupFailure()).getValidationErrors()
+				.getAllErrors()).singleElement()
+				.satisfies((error) -> assertThat(error.getDefaultMessage()).isEqualTo(
+						"modelgate.idempotency.routes[1].path repeats the method and path of routes[0] (POST /orders): "
+								+ "declare each route once")));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "in-progress=sometimes", "on-store-failure=retry" })
+	void routeWithAnUnknownValueFailsStartUpNamingTheProperty(String setting) {
+		this.contextRunner
+			.withPropertyValues("modelgate.idempotency.routes[0].method=POST",
+					"modelgate.idempotency.routes[0].path=/orders", "modelgate.idempotency.routes[0]." + setting)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(messages(context.getStartupFailure())).anySatisfy((message) -> assertThat(message)
+					.contains("modelgate.idempotency.routes[0]." + setting.substring(0, setting.indexOf('='))));
+			});
+	}
+
+	@Test
+	void validRoutesStart() {
+		this.contextRunner
+			.withPropertyValues("modelgate.idempotency.routes[0].method=POST",
+					"modelgate.idempotency.routes[0].path=/v1/chat/completions",
+					"modelgate.idempotency.routes[0].scope=chat", "modelgate.idempotency.routes[0].required=true",
+					"modelgate.idempotency.routes[0].ttl=1h", "modelgate.idempotency.routes[0].lease-ttl=10s",
+					"modelgate.idempotency.routes[0].in-progress=wait",
+					"modelgate.idempotency.routes[0].ignore-fields=/user,/metadata/trace",
+					"modelgate.idempotency.routes[0].on-store-failure=proceed",
+					"modelgate.idempotency.routes[0].attach-to-stream=false",
+					"modelgate.idempotency.routes[1].method=put", "modelgate.idempotency.routes[1].path=/orders/{id}",
+					"modelgate.idempotency.routes[2].method=POST", "modelgate.idempotency.routes[2].path=/v1/**")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				ModelgateIdempotencyProperties.Route route = context.getBean(ModelgateIdempotencyProperties.class)
+					.getRoutes()
+					.get(0);
+				assertThat(route.getInProgress()).isEqualTo(ModelgateIdempotencyProperties.InProgress.WAIT);
+				assertThat(route.getOnStoreFailure()).isEqualTo(ModelgateIdempotencyProperties.StoreFailure.PROCEED);
+				assertThat(route.getIgnoreFields()).containsExactly("/user", "/metadata/trace");
+				IdempotentHandlerResolver resolver = context.getBean(IdempotentHandlerResolver.class);
+				assertThat(resolver.hasIdempotentHandlers()).isTrue();
+				assertThat(resolver.hasKeyRequiredHandlers()).isTrue();
+			});
 	}
 
 	@Test
@@ -248,6 +337,14 @@ class ModelgateIdempotencySettingsValidationTests {
 		this.contextRunner
 			.withPropertyValues("modelgate.idempotency.enabled=false", "modelgate.idempotency.lease-ttl=0s")
 			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	private static List<String> messages(Throwable failure) {
+		List<String> messages = new ArrayList<>();
+		for (Throwable candidate = failure; candidate != null; candidate = candidate.getCause()) {
+			messages.add(String.valueOf(candidate.getMessage()));
+		}
+		return messages;
 	}
 
 	private static BindValidationException validationFailure(Throwable failure) {
