@@ -43,6 +43,7 @@ import dev.modelgate.idempotency.testsupport.RedisTestServer;
 import dev.modelgate.idempotency.web.IdempotencyFilter;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
 import dev.modelgate.idempotency.web.IdempotencyProblemRenderer;
+import dev.modelgate.idempotency.web.IdempotentHandlerResolver;
 import dev.modelgate.idempotency.web.ProblemDetailRenderer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,6 +62,30 @@ class SpringBoot3AutoConfigurationTests {
 				ModelgateIdempotencyHealthContributorAutoConfiguration.class,
 				ModelgateIdempotencyEndpointAutoConfiguration.class, ModelgateIdempotencyOpenApiAutoConfiguration.class,
 				JacksonAutoConfiguration.class));
+
+	@Test
+	void declaredRoutesAreCheckedAndTakenOnSpringBoot3() {
+		this.contextRunner
+			.withPropertyValues("modelgate.idempotency.store=memory", "modelgate.idempotency.routes[0].method=POST",
+					"modelgate.idempotency.routes[0].path=/v1/chat/completions",
+					"modelgate.idempotency.routes[0].required=true")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(IdempotentHandlerResolver.class).hasKeyRequiredHandlers()).isTrue();
+			});
+		this.contextRunner
+			.withPropertyValues("modelgate.idempotency.store=memory", "modelgate.idempotency.routes[0].method=FETCH",
+					"modelgate.idempotency.routes[0].path=/orders/{id")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new InvalidIdempotencySettingsFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis).isNotNull();
+				assertThat(analysis.getDescription())
+					.contains("modelgate.idempotency.routes[0].method must be an HTTP method")
+					.contains("modelgate.idempotency.routes[0].path must be a path pattern");
+			});
+	}
 
 	@Test
 	void autoPicksRedisConfiguredBySpringBoot3() {
