@@ -55,8 +55,8 @@ final class RouteResolver {
 	 * @param handlerMappings the application's handler mappings in the DispatcherServlet's order
 	 * @param functionalRoutes the routes of every {@link RouterFunctionMapping} among them
 	 * @param defaults the global values the settings fall back to
-	 * @throws IllegalStateException when an idempotent functional route cannot be told apart from
-	 * another route
+	 * @throws InvalidIdempotentRouteException when an idempotent functional route has no path pattern
+	 * or cannot be told apart from another route
 	 */
 	RouteResolver(List<DeclaredRoute> declared, List<HandlerMapping> handlerMappings,
 			List<FunctionalRouteCollector.Route> functionalRoutes, IdempotentHandlerResolver.Defaults defaults) {
@@ -110,7 +110,8 @@ final class RouteResolver {
 				continue;
 			}
 			if (route.patterns().isEmpty()) {
-				throw new IllegalStateException("The idempotent functional route " + route.description()
+				throw new InvalidIdempotentRouteException(route.description(), "The idempotent functional route "
+						+ route.description()
 						+ " has no path pattern, by which the filter finds the route a request is bound for: "
 						+ "give it a path predicate (such as POST(\"/orders\", handler)) or declare it in "
 						+ "modelgate.idempotency.routes");
@@ -118,7 +119,8 @@ final class RouteResolver {
 			for (FunctionalRouteCollector.Route other : routes) {
 				if (other != route && !sameSettings(other, route) && other.sharesMethodWith(route)
 						&& other.patterns().stream().anyMatch(route.patterns()::contains)) {
-					throw new IllegalStateException("The idempotent functional route " + route.description()
+					throw new InvalidIdempotentRouteException(route.description(), "The idempotent functional route "
+						+ route.description()
 							+ " and the route " + other.description() + " share a method and a path pattern, so "
 							+ "the filter cannot tell which one a request is bound for: give them different "
 							+ "paths or methods, or the same idempotency settings");

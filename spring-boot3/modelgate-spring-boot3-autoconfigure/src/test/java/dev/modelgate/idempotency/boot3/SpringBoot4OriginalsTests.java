@@ -34,7 +34,7 @@ class SpringBoot4OriginalsTests {
 			original("autoconfigure/OperationJsonConfiguration.java", "53640e353787bd4b"),
 			original("operation/JacksonOperationJson.java", "98f3dbbe4704ac59"),
 			original("operation/JsonResultCodec.java", "c7da0929e2a8e5c5"),
-			Map.entry("modelgate-autoconfigure/src/main/resources/META-INF/spring.factories", "07ff689eae4db743"),
+			Map.entry("modelgate-autoconfigure/src/main/resources/META-INF/spring.factories", "71684624b7b8437f"),
 			Map.entry("modelgate-autoconfigure/src/main/resources/META-INF/spring/"
 					+ "org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureWebMvc.imports",
 					"23d4b2d578a82db0"),
