@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.web;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +83,29 @@ class IdempotentRouteResolutionTests {
 		assertThat(resolver.mayResolve(request("GET", "/acme/orders/1"))).isFalse();
 		assertThat(resolver.mayResolve(request("POST", "/acme/invoices/1"))).isFalse();
 		assertThat(resolver.hasKeyRequiredHandlers()).isFalse();
+	}
+
+	@Test
+	void preCheckOfRequestsNoRouteCoversAllocatesNothing() {
+		IdempotentHandlerResolver resolver = resolver(List.of(DeclaredRoute.of("POST", "/v1/chat/completions",
+				idempotent()), DeclaredRoute.of("POST", "/{tenant}/orders/{id}", idempotent())), MarkedRoutes.class);
+		MockHttpServletRequest otherPath = request("POST", "/v1/embeddings");
+		MockHttpServletRequest otherMethod = request("GET", "/v1/chat/completions");
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+		long thread = Thread.currentThread().getId();
+		int calls = 200_000;
+		boolean any = false;
+		for (int i = 0; i < calls; i++) {
+			any |= resolver.mayResolve(otherPath) | resolver.mayResolve(otherMethod);
+		}
+		long before = threads.getThreadAllocatedBytes(thread);
+		for (int i = 0; i < calls; i++) {
+			any |= resolver.mayResolve(otherPath) | resolver.mayResolve(otherMethod);
+		}
+		long allocated = threads.getThreadAllocatedBytes(thread) - before;
+		assertThat(any).isFalse();
+		// Not one object per call: what is left is the measurement's own (a few hundred bytes at most).
+		assertThat(allocated).as("bytes allocated by %d pre-checks", 2 * calls).isLessThan(calls / 10);
 	}
 
 	@Test
