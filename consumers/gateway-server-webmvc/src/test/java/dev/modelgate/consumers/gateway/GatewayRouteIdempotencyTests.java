@@ -59,6 +59,17 @@ class GatewayRouteIdempotencyTests {
 	private static HttpServer upstream() {
 		try {
 			HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+			server.createContext("/v1/stream", (exchange) -> {
+				UPSTREAM_CALLS.incrementAndGet();
+				exchange.getRequestBody().readAllBytes();
+				exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+				exchange.sendResponseHeaders(200, 0);
+				for (String event : new String[] { "data: one\n\n", "data: two\n\n" }) {
+					exchange.getResponseBody().write(event.getBytes(StandardCharsets.UTF_8));
+					exchange.getResponseBody().flush();
+				}
+				exchange.close();
+			});
 			server.createContext("/v1/", (exchange) -> {
 				int call = UPSTREAM_CALLS.incrementAndGet();
 				exchange.getRequestBody().readAllBytes();
@@ -134,6 +145,25 @@ class GatewayRouteIdempotencyTests {
 		HttpResponse<String> reused = post("/v1/chat/completions", key, "{\"model\":\"b\"}");
 		assertThat(reused.statusCode()).isEqualTo(422);
 		assertThat(reused.body()).contains("idempotency_key_reused");
+		assertThat(UPSTREAM_CALLS.get()).isEqualTo(1);
+	}
+
+	/**
+	 * The gateway copies the upstream's stream on the request thread, not asynchronously, so the filter
+	 * holds it back and records it as one response (no event ids, no live delivery, no attaching):
+	 * the upstream still runs once and the retry gets the same bytes.
+	 */
+	@Test
+	void keyedStreamThroughTheRouteIsRecordedWholeAndReplayed() throws Exception {
+		String key = UUID.randomUUID().toString();
+		HttpResponse<String> first = post("/v1/stream", key, "{\"stream\":true}");
+		HttpResponse<String> retry = post("/v1/stream", key, "{\"stream\":true}");
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(first.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("text/event-stream"));
+		assertThat(first.body()).isEqualTo("data: one\n\ndata: two\n\n");
+		assertThat(retry.body()).isEqualTo(first.body());
+		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(UPSTREAM_CALLS.get()).isEqualTo(1);
 	}
 
