@@ -39,6 +39,10 @@ import dev.modelgate.idempotency.Idempotent;
  * be bound for an annotated handler has its mapping conditions tested; when it matches an annotated
  * route that no other mapping shares, that handler is certain to win and is used directly, otherwise
  * full handler resolution settles which handler (perhaps a more specific unannotated one) wins.
+ *
+ * <p>Routes idempotent without an annotation (declared by configuration, or functional routes with
+ * the {@link IdempotentRoute} attribute) are resolved after the annotated handlers, with a pre-check
+ * of their own that is as cheap.
  */
 public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 

@@ -61,7 +61,8 @@ final class RouteResolver {
 	RouteResolver(List<DeclaredRoute> declared, List<HandlerMapping> handlerMappings,
 			List<FunctionalRouteCollector.Route> functionalRoutes, IdempotentHandlerResolver.Defaults defaults) {
 		this.declared = declared.stream()
-			.map((route) -> new Declared(route, route.settings().endpoint(defaults).withRoute(route.pattern().getPatternString())))
+			.map((route) -> new Declared(route,
+					route.settings().endpoint(defaults).withRoute(route.pattern().getPatternString())))
 			.toArray(Declared[]::new);
 		this.declaredChecks = declared.stream()
 			.map((route) -> Precheck.of(Set.of(route.method().name()), route.pattern().getPatternString()))
@@ -138,6 +139,7 @@ final class RouteResolver {
 		return byMethod;
 	}
 
+	/** Routes under one nest share its settings object: they are not told apart, and need not be. */
 	private static boolean sameSettings(FunctionalRouteCollector.Route a, FunctionalRouteCollector.Route b) {
 		return a.settings() == b.settings();
 	}
