@@ -137,7 +137,7 @@ public class IdempotencyFilterBenchmark {
 	};
 
 	@Setup(Level.Trial)
-	public void start() throws ServletException {
+	public void start() throws ServletException, IOException {
 		this.requestBody = ChatBodies.ofSize(this.requestBytes);
 		this.context = new AnnotationConfigWebApplicationContext();
 		this.context.setServletContext(BlockMocks.SERVLET_CONTEXT);

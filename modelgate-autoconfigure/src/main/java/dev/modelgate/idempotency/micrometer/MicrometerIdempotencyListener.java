@@ -137,6 +137,19 @@ public class MicrometerIdempotencyListener implements IdempotencyListener {
 	 * @param what the {@link IdempotencyOutcome} or {@link ResponseKind}
 	 */
 	private record Series(Enum<?> what, String method, String route) {
+
+		// Written out: the generated ones are bootstrapped call sites, slower until the JIT has inlined them.
+		@Override
+		public boolean equals(Object other) {
+			return (other instanceof Series series) && this.what == series.what && this.method.equals(series.method)
+					&& this.route.equals(series.route);
+		}
+
+		@Override
+		public int hashCode() {
+			return (31 * this.what.hashCode() + this.method.hashCode()) * 31 + this.route.hashCode();
+		}
+
 	}
 
 }
