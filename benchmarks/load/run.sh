@@ -26,7 +26,8 @@
 # built jars, PHASES ("1 2"; "1" skips the store and memory phase), PROFILER (the path of
 # async-profiler's libasyncProfiler.so, from Maven Central tools.profiler:async-profiler: after
 # phase 1, one more run of each kind at concurrency 16 with CPU sampling, written as collapsed stacks
-# profile-<kind>.collapsed), APP_OPTS (more JVM options for the app).
+# profile-<kind>.collapsed), APP_OPTS (more JVM options for the app), START_TIMEOUT (seconds the app
+# may take to answer its first keyed request, 180).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,6 +38,7 @@ duration=${DURATION:-5}
 rounds=${ROUNDS:-3}
 warmup=${WARMUP:-10}
 warmup_passes=${WARMUP_PASSES:-3}
+start_timeout=${START_TIMEOUT:-180}
 jit_quiet=${JIT_QUIET:-2}
 phases=${PHASES:-1 2}
 profiler=${PROFILER:-}
@@ -117,7 +119,9 @@ start_app() {
 	app_pid=$!
 	# Ready once a keyed request is answered: the first one also opens the Redis connection, which
 	# can outlast the operation timeout on a busy machine (that request then gets a 503).
-	for i in $(seq 1 120); do
+	local i=0 deadline=$((SECONDS + start_timeout))
+	while [ "$SECONDS" -lt "$deadline" ]; do
+		i=$((i + 1))
 		if [ "$(post /v1/chat/completions "$out/body-1k.json" "start-$name-$run_id-$i")" = 200 ]; then
 			return
 		fi
