@@ -12,6 +12,12 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -47,7 +53,10 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
+import dev.modelgate.idempotency.micrometer.ObservedIdempotencyStore;
 
 /**
  * The filter's own cost on each path, with the container, the DispatcherServlet and the store taken
@@ -61,6 +70,16 @@ import dev.modelgate.idempotency.core.StoredOutcome;
  * request each time (a body can only be read once) and run through the production coordinator and
  * lease heartbeat; {@code newKeyFilteredHandOff} shows what the coordinator's thread hand-off adds
  * for a store that does not bound its own calls.
+ *
+ * <p>The {@code Configured} benchmarks run the filter as the auto-configuration sets it up in an
+ * application with Actuator (the sample gateway): the bounded in-memory store (full after its first
+ * 10,000 keys, as in a long load run), every store call observed through an
+ * {@link ObservationRegistry} whose {@link DefaultMeterObservationHandler} records timers and long
+ * task timers in a Prometheus registry, the {@link MicrometerIdempotencyListener} counting decisions
+ * there, and each request inside an {@code http.server.requests} observation, as Spring Boot's
+ * server observation filter puts it (so the store's observations are its children, and a lease
+ * keeps it as the parent of its calls). {@code newKeyConfiguredBare} is the same handler inside the
+ * same request observation without the filter: the difference is the filter's cost as users pay it.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -100,6 +119,16 @@ public class IdempotencyFilterBenchmark {
 
 	private IdempotencyFilter listenedFilter;
 
+	private PrometheusMeterRegistry meterRegistry;
+
+	private ObservationRegistry observationRegistry;
+
+	private IdempotencyCoordinator configuredCoordinator;
+
+	private IdempotencyFilter configuredFilter;
+
+	private String replayKey;
+
 	/** Stands for a trivial handler: reads the body and writes a small JSON answer. */
 	private final FilterChain handler = (request, response) -> {
 		StreamUtils.copyToByteArray(request.getInputStream());
@@ -108,7 +137,7 @@ public class IdempotencyFilterBenchmark {
 	};
 
 	@Setup(Level.Trial)
-	public void start() throws ServletException {
+	public void start() throws ServletException, IOException {
 		this.requestBody = ChatBodies.ofSize(this.requestBytes);
 		this.context = new AnnotationConfigWebApplicationContext();
 		this.context.setServletContext(BlockMocks.SERVLET_CONTEXT);
@@ -133,6 +162,20 @@ public class IdempotencyFilterBenchmark {
 		this.handOffFilter = filter(resolver, this.handingOff);
 		this.listenedFilter = filter(resolver, this.acquiring);
 		this.listenedFilter.setListeners(List.of(IdempotencyListener.NONE));
+		this.meterRegistry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		this.observationRegistry = ObservationRegistry.create();
+		this.observationRegistry.observationConfig()
+			.observationHandler(new DefaultMeterObservationHandler(this.meterRegistry));
+		this.configuredCoordinator = IdempotencyCoordinator.create(new InMemoryIdempotencyStore(), operationTimeout,
+				(store) -> new ObservedIdempotencyStore(store, this.observationRegistry, null));
+		this.configuredFilter = filter(resolver, this.configuredCoordinator);
+		this.configuredFilter.setListeners(List.of(new MicrometerIdempotencyListener(this.meterRegistry)));
+		this.replayKey = "replay-" + System.nanoTime();
+		MockHttpServletResponse first = BlockMocks.response();
+		this.configuredFilter.doFilter(keyedRequest(this.replayKey), first, this.handler);
+		if (first.getStatus() != 200 || first.getHeader(IdempotencyFilter.REPLAYED_HEADER) != null) {
+			throw new IllegalStateException("the replayed key's first request answered " + first.getStatus());
+		}
 	}
 
 	private static IdempotencyFilter filter(IdempotentHandlerResolver resolver, IdempotencyCoordinator coordinator)
@@ -152,6 +195,7 @@ public class IdempotencyFilterBenchmark {
 		this.acquiring.close();
 		this.replaying.close();
 		this.handingOff.close();
+		this.configuredCoordinator.close();
 		this.context.close();
 	}
 
@@ -204,9 +248,42 @@ public class IdempotencyFilterBenchmark {
 		return response;
 	}
 
+	@Benchmark
+	public MockHttpServletResponse newKeyConfiguredBare() throws Exception {
+		MockHttpServletResponse response = BlockMocks.response();
+		MockHttpServletRequest request = keyedRequest();
+		serverObservation().observeChecked(() -> this.handler.doFilter(request, response));
+		return response;
+	}
+
+	@Benchmark
+	public MockHttpServletResponse newKeyConfigured() throws Exception {
+		MockHttpServletResponse response = BlockMocks.response();
+		MockHttpServletRequest request = keyedRequest();
+		serverObservation().observeChecked(() -> this.configuredFilter.doFilter(request, response, this.handler));
+		return response;
+	}
+
+	@Benchmark
+	public MockHttpServletResponse replayConfigured() throws Exception {
+		MockHttpServletResponse response = BlockMocks.response();
+		MockHttpServletRequest request = keyedRequest(this.replayKey);
+		serverObservation().observeChecked(() -> this.configuredFilter.doFilter(request, response, this.handler));
+		return response;
+	}
+
+	/** What Spring Boot's server observation filter opens around every request. */
+	private Observation serverObservation() {
+		return Observation.createNotStarted("http.server.requests", this.observationRegistry);
+	}
+
 	private MockHttpServletRequest keyedRequest() {
+		return keyedRequest("key-" + this.keys.incrementAndGet());
+	}
+
+	private MockHttpServletRequest keyedRequest(String key) {
 		MockHttpServletRequest request = post(ANNOTATED);
-		request.addHeader("Idempotency-Key", "key-" + this.keys.incrementAndGet());
+		request.addHeader("Idempotency-Key", key);
 		request.setContent(this.requestBody);
 		return request;
 	}

@@ -1,6 +1,8 @@
 package dev.modelgate.idempotency.micrometer;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -11,6 +13,7 @@ import io.micrometer.core.instrument.Timer;
 
 import dev.modelgate.idempotency.core.IdempotencyDecision;
 import dev.modelgate.idempotency.core.IdempotencyListener;
+import dev.modelgate.idempotency.core.IdempotencyOutcome;
 
 /**
  * Counts the filter's decisions and times keyed requests in a {@link MeterRegistry}:
@@ -60,6 +63,15 @@ public class MicrometerIdempotencyListener implements IdempotencyListener {
 
 	private final Meter.MeterProvider<Timer> streamFirstEvent;
 
+	/**
+	 * The counters and timers already looked up, by their tag values: a keyed request reports two or
+	 * three times, and building its tags and finding its meter in the registry each time cost more
+	 * than the increment (the tag values are bounded: outcomes, kinds, methods and route patterns).
+	 */
+	private final Map<Series, Counter> decisionCounters = new ConcurrentHashMap<>();
+
+	private final Map<Series, Timer> requestTimers = new ConcurrentHashMap<>();
+
 	/** @param registry where the meters are registered */
 	public MicrometerIdempotencyListener(MeterRegistry registry) {
 		this.decisions = Counter.builder(DECISIONS)
@@ -83,15 +95,25 @@ public class MicrometerIdempotencyListener implements IdempotencyListener {
 
 	@Override
 	public void onDecision(IdempotencyDecision decision) {
-		this.decisions
-			.withTags(Tags.of("outcome", decision.outcome().tagValue())
-				.and(endpointTags(decision.method(), decision.route())))
-			.increment();
+		Series series = new Series(decision.outcome(), decision.method(), decision.route());
+		Counter counter = this.decisionCounters.get(series);
+		if (counter == null) {
+			counter = this.decisionCounters.computeIfAbsent(series, (key) -> this.decisions
+				.withTags(Tags.of("outcome", decision.outcome().tagValue())
+					.and(endpointTags(decision.method(), decision.route()))));
+		}
+		counter.increment();
 	}
 
 	@Override
 	public void onResponse(ResponseKind kind, String method, String route, Duration duration) {
-		this.requests.withTags(Tags.of("kind", kind.tagValue()).and(endpointTags(method, route))).record(duration);
+		Series series = new Series(kind, method, route);
+		Timer timer = this.requestTimers.get(series);
+		if (timer == null) {
+			timer = this.requestTimers.computeIfAbsent(series,
+					(key) -> this.requests.withTags(Tags.of("kind", kind.tagValue()).and(endpointTags(method, route))));
+		}
+		timer.record(duration);
 	}
 
 	@Override
@@ -108,6 +130,26 @@ public class MicrometerIdempotencyListener implements IdempotencyListener {
 
 	private static Tags endpointTags(String method, String route) {
 		return Tags.of("method", method, "endpoint", route);
+	}
+
+	/**
+	 * The tag values of one counter or timer.
+	 * @param what the {@link IdempotencyOutcome} or {@link ResponseKind}
+	 */
+	private record Series(Enum<?> what, String method, String route) {
+
+		// Written out: the generated ones are bootstrapped call sites, slower until the JIT has inlined them.
+		@Override
+		public boolean equals(Object other) {
+			return (other instanceof Series series) && this.what == series.what && this.method.equals(series.method)
+					&& this.route.equals(series.route);
+		}
+
+		@Override
+		public int hashCode() {
+			return (31 * this.what.hashCode() + this.method.hashCode()) * 31 + this.route.hashCode();
+		}
+
 	}
 
 }

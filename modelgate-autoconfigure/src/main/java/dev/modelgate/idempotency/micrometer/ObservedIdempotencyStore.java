@@ -1,12 +1,9 @@
 package dev.modelgate.idempotency.micrometer;
 
 import java.time.Duration;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.WeakHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -24,9 +21,10 @@ import dev.modelgate.idempotency.core.StreamSlice;
 /**
  * Wraps each store call in a Micrometer {@link Observation}: with Spring Boot's default handlers that
  * is a timer per operation (see {@link DefaultIdempotencyStoreObservationConvention}) and, with a
- * tracing bridge, a span that is a child of the request's span. A stream's calls, made from
- * whichever thread the handler sends on, are observed under the observation its key was acquired
- * under (the request's), so that a stream is one trace.
+ * tracing bridge, a span that is a child of the request's span. A lease's calls, made from
+ * whichever thread the handler sends its stream on (or the heartbeat renews on), are observed under
+ * the observation its key was acquired under (the request's), so that a stream is one trace: the
+ * lease carries that observation in its {@link #forHolder view} of this store.
  */
 public class ObservedIdempotencyStore implements IdempotencyStore {
 
@@ -41,12 +39,8 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 
 	private final String storeType;
 
-	/**
-	 * The observation each held key was acquired under (the request's), the parent of its stream's
-	 * calls from other threads; keyed by the holder's own scope string, so an entry that no
-	 * complete or release removed goes with the holder's lease, which keeps that string.
-	 */
-	private final Map<String, Observation> streamParents = Collections.synchronizedMap(new WeakHashMap<>());
+	/** In a holder's view: the observation its key was acquired under, the parent when none is current. */
+	private final @Nullable Observation holderParent;
 
 	/**
 	 * @param delegate the store to observe
@@ -59,17 +53,31 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 		this.registry = registry;
 		this.convention = convention;
 		this.storeType = IdempotencyStores.typeOf(delegate);
+		this.holderParent = null;
+	}
+
+	private ObservedIdempotencyStore(ObservedIdempotencyStore store, Observation holderParent) {
+		this.delegate = store.delegate;
+		this.registry = store.registry;
+		this.convention = store.convention;
+		this.storeType = store.storeType;
+		this.holderParent = holderParent;
+	}
+
+	/**
+	 * The view a new lease calls: it keeps the observation current now (the request's), made the
+	 * parent of the lease's calls from threads where none is current.
+	 */
+	@Override
+	public IdempotencyStore forHolder(String scope) {
+		Observation current = this.registry.getCurrentObservation();
+		return (current != null) ? new ObservedIdempotencyStore(this, current) : this;
 	}
 
 	@Override
 	public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
-		BeginResult result = observe("begin", scope, () -> this.delegate.begin(scope, fingerprint, token, leaseTtl),
+		return observe("begin", scope, () -> this.delegate.begin(scope, fingerprint, token, leaseTtl),
 				(answer) -> answer.outcome().name().toLowerCase(Locale.ROOT));
-		Observation current = this.registry.getCurrentObservation();
-		if (result.outcome() == BeginResult.Outcome.ACQUIRED && current != null) {
-			this.streamParents.put(scope, current);
-		}
-		return result;
 	}
 
 	@Override
@@ -81,13 +89,13 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
 		return observe("complete", scope, () -> this.delegate.complete(scope, token, outcome, ttl),
-				ObservedIdempotencyStore::accepted, this.streamParents.remove(scope));
+				ObservedIdempotencyStore::accepted);
 	}
 
 	@Override
 	public boolean release(String scope, String token) {
 		return observe("release", scope, () -> this.delegate.release(scope, token),
-				ObservedIdempotencyStore::accepted, this.streamParents.remove(scope));
+				ObservedIdempotencyStore::accepted);
 	}
 
 	@Override
@@ -104,19 +112,19 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean openStream(String scope, String token, byte[] head) {
 		return observe("openStream", scope, () -> this.delegate.openStream(scope, token, head),
-				ObservedIdempotencyStore::accepted, this.streamParents.get(scope));
+				ObservedIdempotencyStore::accepted);
 	}
 
 	@Override
 	public boolean appendEvents(String scope, String token, long fromSequence, List<byte[]> events) {
 		return observe("appendEvents", scope, () -> this.delegate.appendEvents(scope, token, fromSequence, events),
-				ObservedIdempotencyStore::accepted, this.streamParents.get(scope));
+				ObservedIdempotencyStore::accepted);
 	}
 
 	@Override
 	public boolean completeStream(String scope, String token, Duration ttl) {
 		return observe("completeStream", scope, () -> this.delegate.completeStream(scope, token, ttl),
-				ObservedIdempotencyStore::accepted, this.streamParents.remove(scope));
+				ObservedIdempotencyStore::accepted);
 	}
 
 	@Override
@@ -131,18 +139,12 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 	}
 
 	private <T> T observe(String operation, String scope, Supplier<T> call, Function<T, String> result) {
-		return observe(operation, scope, call, result, null);
-	}
-
-	/** @param streamParent the stream's observation, the parent when no observation is current */
-	private <T> T observe(String operation, String scope, Supplier<T> call, Function<T, String> result,
-			@Nullable Observation streamParent) {
 		IdempotencyStoreObservationContext context = new IdempotencyStoreObservationContext(operation,
 				this.storeType, scope);
 		Observation observation = Observation.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> context,
 				this.registry);
-		if (streamParent != null && this.registry.getCurrentObservation() == null) {
-			observation.parentObservation(streamParent);
+		if (this.holderParent != null && this.registry.getCurrentObservation() == null) {
+			observation.parentObservation(this.holderParent);
 		}
 		return observation
 			.observe(() -> {

@@ -137,8 +137,8 @@ public class IdempotencyCoordinator implements AutoCloseable {
 			BeginResult result = this.store.begin(scope, fingerprint, token, leaseTtl);
 			if (result.outcome() == BeginResult.Outcome.ACQUIRED) {
 				this.leasesHeld.incrementAndGet();
-				return new Attempt(result, waited, new Lease(this.store, this.heartbeats, scope, token, leaseTtl,
-						this.leasesHeld::decrementAndGet));
+				return new Attempt(result, waited, new Lease(this.store.forHolder(scope), this.heartbeats, scope, token,
+						leaseTtl, this.leasesHeld::decrementAndGet));
 			}
 			long remaining = deadline - System.nanoTime();
 			if (result.outcome() != BeginResult.Outcome.IN_PROGRESS || remaining <= 0) {

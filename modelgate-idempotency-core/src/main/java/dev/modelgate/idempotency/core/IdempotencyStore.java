@@ -167,4 +167,18 @@ public interface IdempotencyStore {
 		return null;
 	}
 
+	/**
+	 * The store as the holder of a lease acquired on the calling thread calls it, from whichever
+	 * thread it then runs on (the heartbeat's renewals, a stream's writes from the handler's thread):
+	 * a decorator that keeps something of the acquiring thread for those calls (the tracing parent of
+	 * a stream's spans) returns a view that carries it, so that nothing has to be looked up by scope
+	 * later. A decorator of another decorator should return its own view over
+	 * {@code delegate.forHolder(scope)}.
+	 * @param scope the scope hash of the lease just acquired
+	 * @return the store the lease calls; this store by default
+	 */
+	default IdempotencyStore forHolder(String scope) {
+		return this;
+	}
+
 }

@@ -2,6 +2,9 @@ package dev.modelgate.idempotency.core;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
@@ -77,6 +80,43 @@ class InMemoryIdempotencyStoreBoundsTests {
 
 		assertThat(store.storedBytes()).isZero();
 		assertThat(store.size()).isZero();
+	}
+
+	@Test
+	void makesRoomWithRecordsExpiredSinceTheLastSweepBeforeEvictingLiveOnes() {
+		AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-12-01T10:00:00Z"));
+		Clock clock = new Clock() {
+
+			@Override
+			public Instant instant() {
+				return now.get();
+			}
+
+			@Override
+			public java.time.ZoneId getZone() {
+				return ZoneOffset.UTC;
+			}
+
+			@Override
+			public Clock withZone(java.time.ZoneId zone) {
+				return this;
+			}
+
+		};
+		InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(clock, 2, 1024);
+		complete(store, "a", 10);
+		complete(store, "b", 10);
+		// Full: this begin sweeps (nothing has expired) and evicts a, the oldest completed record.
+		store.begin("short", "fp", "t-short", LONG);
+		store.complete("short", "t-short", outcome(10), Duration.ofSeconds(1));
+		now.set(now.get().plusSeconds(2));
+
+		assertThat(store.begin("c", "fp", "t-c", LONG).outcome()).isEqualTo(BeginResult.Outcome.ACQUIRED);
+
+		assertThat(store.find("short")).as("expired after the last sweep, and swept first").isEmpty();
+		assertThat(store.begin("b", "fp", "t2", LONG).outcome()).as("still kept: a replay")
+			.isEqualTo(BeginResult.Outcome.COMPLETED);
+		assertThat(store.evictions()).isEqualTo(1);
 	}
 
 	@Test
