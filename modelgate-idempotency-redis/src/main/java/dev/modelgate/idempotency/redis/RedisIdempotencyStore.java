@@ -53,6 +53,8 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
 	private final RedisTemplate<byte[], byte[]> redis;
 
+	private final ScriptCalls scripts;
+
 	private final String keyPrefix;
 
 	private final RedisScript<List<Object>> beginScript;
@@ -103,6 +105,8 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 		this.redis = binaryTemplate(connectionFactory);
 		this.keyPrefix = keyPrefix;
 		this.commandTimeout = commandTimeout;
+		this.scripts = ScriptCalls.of(connectionFactory, this.redis,
+				(acknowledgement != null) ? null : commandTimeout);
 		this.acknowledged = (acknowledgement != null) ? new AcknowledgedScripts(
 				DedicatedConnections.of(connectionFactory, MAX_IDLE_ACKNOWLEDGED_CONNECTIONS), acknowledgement)
 				: null;
@@ -244,9 +248,15 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 		return (this.acknowledged != null) ? null : this.commandTimeout;
 	}
 
-	/** Closes the store's own connections for acknowledged writes (the connection factory's stay). */
+	/** {@return how scripts are sent: the client's own connection or Spring Data's template} */
+	String scriptCalls() {
+		return this.scripts.describe();
+	}
+
+	/** Closes the store's own connections and threads (the connection factory's connections stay). */
 	@Override
 	public void close() {
+		this.scripts.close();
 		if (this.acknowledged != null) {
 			this.acknowledged.close();
 		}
@@ -287,11 +297,15 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 				+ required.timeout().toMillis() + "ms; " + consequence);
 	}
 
+	/**
+	 * Any failure of the call is a store failure (fail closed), whichever client raised it.
+	 */
+	@SuppressWarnings("unchecked")
 	private <T> T execute(String operation, RedisScript<T> script, String scope, byte[]... args) {
 		try {
-			return this.redis.execute(script, List.of(bytes(key(scope))), (Object[]) args);
+			return (T) this.scripts.run(script, bytes(key(scope)), args);
 		}
-		catch (DataAccessException ex) {
+		catch (RuntimeException ex) {
 			throw new IdempotencyStoreException(operation + " failed on Redis key " + key(scope), ex);
 		}
 	}
