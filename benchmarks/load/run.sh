@@ -19,7 +19,10 @@
 # CONCURRENCY ("1 16 64"), COUNT (requests per kind for the command counts, 500), MEMORY_DURATION
 # (seconds per kind, 20), APP_PORT (18080), REDIS_PORT (6390: a private Redis started here, because
 # INFO commandstats is server-wide and a shared Redis counts other clients' commands; point it at a
-# running Redis to use that one instead), SKIP_BUILD=1 to reuse the built jars.
+# running Redis to use that one instead), SKIP_BUILD=1 to reuse the built jars, JAVA (the java that
+# runs the app, java), JVM_OPTS and APP_OPTS (more JVM options and app arguments, space-separated:
+# APP_OPTS="--spring.data.redis.client-type=jedis --spring.threads.virtual.enabled=true"),
+# THROUGHPUT_ONLY=1 to stop after phase 1.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -93,9 +96,10 @@ start_app() {
 	[ $# -gt 0 ] && shift
 	app=("$@")
 	log "starting the sample app ($name)"
-	java "${jvm[@]}" -jar "$jar" --server.port="$app_port" --management.server.port=0 --spring.profiles.active=redis \
-		--spring.data.redis.port="$redis_port" --modelgate.benchmark.enabled=true \
-		--modelgate.idempotency.ttl=60s "${app[@]}" >"$out/app-$name.log" 2>&1 &
+	# shellcheck disable=SC2086 # JVM_OPTS and APP_OPTS are lists of words
+	"${JAVA:-java}" "${jvm[@]}" ${JVM_OPTS:-} -jar "$jar" --server.port="$app_port" --management.server.port=0 \
+		--spring.profiles.active=redis --spring.data.redis.port="$redis_port" --modelgate.benchmark.enabled=true \
+		--modelgate.idempotency.ttl=60s "${app[@]}" ${APP_OPTS:-} >"$out/app-$name.log" 2>&1 &
 	app_pid=$!
 	# Ready once a keyed request is answered: the first one also opens the Redis connection, which
 	# can outlast the operation timeout on a busy machine (that request then gets a 503).
@@ -220,6 +224,10 @@ for kind in a b c d; do
 done
 measure_throughput "$out/throughput.tsv" "$concurrency" "a b c d"
 stop_app
+if [ "${THROUGHPUT_ONLY:-}" = 1 ]; then
+	log "THROUGHPUT_ONLY=1: phase 1's runs are in $out/throughput.tsv"
+	exit 0
+fi
 
 # ---------------------------------------------------------------------------------------------
 # Phase 2: store round trips and memory, with a 256 MiB heap.

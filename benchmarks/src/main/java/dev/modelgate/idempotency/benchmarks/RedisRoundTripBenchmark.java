@@ -118,7 +118,7 @@ public class RedisRoundTripBenchmark {
 	}
 
 	@TearDown(Level.Trial)
-	public void stop() {
+	public void stop() throws Exception {
 		this.store.close();
 		if (this.lettuce != null) {
 			this.lettuceConnection.close();
