@@ -22,7 +22,7 @@
 # running Redis to use that one instead), SKIP_BUILD=1 to reuse the built jars, JAVA (the java that
 # runs the app, java), JVM_OPTS and APP_OPTS (more JVM options and app arguments, space-separated:
 # APP_OPTS="--spring.data.redis.client-type=jedis --spring.threads.virtual.enabled=true"),
-# THROUGHPUT_ONLY=1 to stop after phase 1.
+# THROUGHPUT_ONLY=1 to stop after phase 1, START_SECONDS (how long the app may take to start, 60).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -103,7 +103,7 @@ start_app() {
 	app_pid=$!
 	# Ready once a keyed request is answered: the first one also opens the Redis connection, which
 	# can outlast the operation timeout on a busy machine (that request then gets a 503).
-	for i in $(seq 1 120); do
+	for i in $(seq 1 $(( ${START_SECONDS:-60} * 2 ))); do
 		if [ "$(post /v1/chat/completions "$out/body-1k.json" "start-$name-$run_id-$i")" = 200 ]; then
 			return
 		fi

@@ -32,7 +32,9 @@ import dev.modelgate.idempotency.redis.AcknowledgedScripts.Acknowledged;
  * each transition is one Lua script on that single key, sent as one {@code EVALSHA}: atomic against
  * every other caller, one round trip, and usable on Redis Cluster. Leases and retention are the
  * key's expiry, so an attempt whose holder died simply disappears and the next {@code begin}
- * takes over.
+ * takes over. Scripts go out on the client's own connection where the factory allows it (Lettuce's
+ * shared connection, Jedis's pooled one), not through {@code RedisTemplate}, to save its per-call
+ * wrapping.
  * <p>
  * With a {@link ReplicaAcknowledgement}, {@code begin} and {@code complete} also wait for replicas
  * (Redis {@code WAIT}, pipelined after the script on a connection of the store's own). An acquired

@@ -15,8 +15,8 @@ import org.springframework.util.ClassUtils;
  * {@code NOSCRIPT}. The cheapest way the connection factory allows, picked once: on Lettuce, the
  * factory's shared native connection; on Jedis, the pooled connection's own {@code evalsha}; on
  * any other factory, {@link RedisTemplate}. The first two skip what Spring Data adds around each
- * call (a connection object and a proxy of it, the script executor's serializers and converters),
- * and are where almost all of the in-process time of a round trip went besides the client itself.
+ * call: a connection object (on Lettuce, behind the factory's lock on its shared connection) and a
+ * proxy of it, the script executor's serializers, converters and copies of the arguments.
  */
 interface ScriptCalls {
 
