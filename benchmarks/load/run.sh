@@ -23,11 +23,13 @@
 # command counts, 500), MEMORY_DURATION (seconds per kind, 20), APP_PORT (18080), REDIS_PORT (6390: a
 # private Redis started here, because INFO commandstats is server-wide and a shared Redis counts other
 # clients' commands; point it at a running Redis to use that one instead), SKIP_BUILD=1 to reuse the
-# built jars, PHASES ("1 2"; "1" skips the store and memory phase), PROFILER (the path of
-# async-profiler's libasyncProfiler.so, from Maven Central tools.profiler:async-profiler: after
-# phase 1, one more run of each kind at concurrency 16 with CPU sampling, written as collapsed stacks
-# profile-<kind>.collapsed), APP_OPTS (more JVM options for the app), START_TIMEOUT (seconds the app
-# may take to answer its first keyed request, 180).
+# built jars, PHASES ("1 2"; "1" skips the store and memory phase; THROUGHPUT_ONLY=1 means the same),
+# PROFILER (the path of async-profiler's libasyncProfiler.so, from Maven Central
+# tools.profiler:async-profiler: after phase 1, one more run of each kind at concurrency 16 with CPU
+# sampling, written as collapsed stacks profile-<kind>.collapsed), JAVA (the java that runs the app,
+# java), JVM_OPTS (more JVM options for the app, space-separated), APP_OPTS (more app arguments,
+# space-separated: APP_OPTS="--spring.data.redis.client-type=jedis --spring.threads.virtual.enabled=true"),
+# START_TIMEOUT (seconds the app may take to answer its first keyed request, 180).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,7 +43,11 @@ warmup_passes=${WARMUP_PASSES:-3}
 start_timeout=${START_TIMEOUT:-180}
 jit_quiet=${JIT_QUIET:-2}
 phases=${PHASES:-1 2}
+if [ "${THROUGHPUT_ONLY:-}" = 1 ]; then
+	phases=1
+fi
 profiler=${PROFILER:-}
+read -r -a jvm_opts <<<"${JVM_OPTS:-}"
 read -r -a app_opts <<<"${APP_OPTS:-}"
 concurrency=${CONCURRENCY:-1 16 64}
 count=${COUNT:-500}
@@ -113,9 +119,9 @@ start_app() {
 	[ $# -gt 0 ] && shift
 	app=("$@")
 	log "starting the sample app ($name)"
-	java "${jvm[@]}" ${app_opts[@]+"${app_opts[@]}"} -jar "$jar" --server.port="$app_port" --management.server.port=0 \
-		${profile_args[@]+"${profile_args[@]}"} --modelgate.benchmark.enabled=true \
-		--modelgate.idempotency.ttl=60s ${app[@]+"${app[@]}"} >"$out/app-$name.log" 2>&1 &
+	"${JAVA:-java}" "${jvm[@]}" ${jvm_opts[@]+"${jvm_opts[@]}"} -jar "$jar" --server.port="$app_port" \
+		--management.server.port=0 ${profile_args[@]+"${profile_args[@]}"} --modelgate.benchmark.enabled=true \
+		--modelgate.idempotency.ttl=60s ${app[@]+"${app[@]}"} ${app_opts[@]+"${app_opts[@]}"} >"$out/app-$name.log" 2>&1 &
 	app_pid=$!
 	# Ready once a keyed request is answered: the first one also opens the Redis connection, which
 	# can outlast the operation timeout on a busy machine (that request then gets a 503).

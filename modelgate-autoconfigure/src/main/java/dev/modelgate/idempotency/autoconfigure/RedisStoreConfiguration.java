@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.autoconfigure;
 
 import java.time.Duration;
 
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -12,6 +13,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.ClassUtils;
 
@@ -32,10 +34,13 @@ class RedisStoreConfiguration {
 	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
 			RedisStoreConfiguration.class.getClassLoader());
 
+	private static final boolean JEDIS_PRESENT = ClassUtils.isPresent("redis.clients.jedis.Jedis",
+			RedisStoreConfiguration.class.getClassLoader());
+
 	@Bean
 	RedisIdempotencyStore redisIdempotencyStore(RedisConnectionFactory connectionFactory,
 			ModelgateIdempotencyProperties properties) {
-		Duration commandTimeout = LETTUCE_PRESENT ? Lettuce.commandTimeout(connectionFactory) : null;
+		Duration commandTimeout = callTimeLimit(connectionFactory);
 		if (properties.getRedis().getReplicaAcknowledgements() > 0 && isCluster(connectionFactory)) {
 			throw new IllegalStateException("modelgate.idempotency.redis.replica-acknowledgements works with a "
 					+ "standalone Redis primary and its replicas or with Sentinel, not with Redis Cluster (WAIT would "
@@ -51,12 +56,30 @@ class RedisStoreConfiguration {
 				: null;
 	}
 
+	private static @Nullable Duration callTimeLimit(RedisConnectionFactory connectionFactory) {
+		if (LETTUCE_PRESENT && Lettuce.isLettuce(connectionFactory)) {
+			return Lettuce.commandTimeout(connectionFactory);
+		}
+		if (JEDIS_PRESENT && Jedis.isJedis(connectionFactory)) {
+			return Jedis.callTimeLimit(connectionFactory);
+		}
+		return null;
+	}
+
 	private static boolean isCluster(RedisConnectionFactory connectionFactory) {
 		return LETTUCE_PRESENT && Lettuce.isCluster(connectionFactory);
 	}
 
 	/** Kept apart so that nothing loads Lettuce's connection factory when Lettuce is absent. */
 	private static final class Lettuce {
+
+		static boolean isCluster(RedisConnectionFactory connectionFactory) {
+			return connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+		}
+
+		static boolean isLettuce(RedisConnectionFactory connectionFactory) {
+			return connectionFactory instanceof LettuceConnectionFactory;
+		}
 
 		/**
 		 * The longest a Lettuce call can take on its own: the command timeout
@@ -67,10 +90,6 @@ class RedisStoreConfiguration {
 		 * more. Only when the result fits within {@code operation-timeout} are calls made on the
 		 * request thread.
 		 */
-		static boolean isCluster(RedisConnectionFactory connectionFactory) {
-			return connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
-		}
-
 		static @Nullable Duration commandTimeout(RedisConnectionFactory connectionFactory) {
 			if (!(connectionFactory instanceof LettuceConnectionFactory lettuce)) {
 				return null;
@@ -85,6 +104,49 @@ class RedisStoreConfiguration {
 				connect = connect.multipliedBy(sentinel.getSentinels().size() + 1L);
 			}
 			return (command.compareTo(connect) >= 0) ? command : connect;
+		}
+
+	}
+
+	/** Kept apart so that nothing loads Jedis's connection factory when Jedis is absent. */
+	private static final class Jedis {
+
+		static boolean isJedis(RedisConnectionFactory connectionFactory) {
+			return connectionFactory instanceof JedisConnectionFactory;
+		}
+
+		/**
+		 * The longest a Jedis call can take on its own: waiting for a pooled connection (the pool's
+		 * {@code max-wait}), opening one (the connect timeout; without a pool, behind Sentinel, one
+		 * per Sentinel asked and one for the primary), and waiting for the answer (the read timeout,
+		 * {@code spring.data.redis.timeout}). {@code null} when one of them is unbounded (a pool that
+		 * waits for ever, Boot's default, or a read timeout of 0) and on Redis Cluster, where Jedis
+		 * retries across nodes on its own: calls are then handed to a thread that can be abandoned.
+		 */
+		static @Nullable Duration callTimeLimit(RedisConnectionFactory connectionFactory) {
+			JedisConnectionFactory jedis = (JedisConnectionFactory) connectionFactory;
+			if (jedis.isRedisClusterAware()) {
+				return null;
+			}
+			Duration read = jedis.getClientConfiguration().getReadTimeout();
+			Duration connect = jedis.getClientConfiguration().getConnectTimeout();
+			if (read.isZero() || read.isNegative() || connect.isZero() || connect.isNegative()) {
+				return null;
+			}
+			Duration wait = Duration.ZERO;
+			if (jedis.getUsePool()) {
+				GenericObjectPoolConfig<?> pool = jedis.getPoolConfig();
+				if (pool != null && pool.getBlockWhenExhausted()) {
+					wait = pool.getMaxWaitDuration();
+					if (wait.isNegative()) {
+						return null;
+					}
+				}
+			}
+			else if (jedis.isRedisSentinelAware()) {
+				connect = connect.multipliedBy(jedis.getSentinelConfiguration().getSentinels().size() + 1L);
+			}
+			return wait.plus(connect).plus(read);
 		}
 
 	}

@@ -15,7 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The Redis store reports the longer of Lettuce's command and connect timeouts as the limit of its
  * calls, so that the coordinator calls it directly only when both fit within
- * {@code operation-timeout}; behind Sentinel, opening a connection may ask each Sentinel first.
+ * {@code operation-timeout}; behind Sentinel, opening a connection may ask each Sentinel first. On
+ * Jedis the limit is the pool's wait plus the connect and read timeouts, and none when the pool
+ * waits for ever (Boot's default).
  */
 class RedisStoreCallTimeLimitTests {
 
@@ -52,6 +54,30 @@ class RedisStoreCallTimeLimitTests {
 	void callTimeLimitIsLettucesDefaultWhenNoneIsConfigured() {
 		this.contextRunner.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
 			.isEqualTo(Duration.ofSeconds(60)));
+	}
+
+	@Test
+	void jedisCallTimeLimitIsThePoolWaitPlusConnectingPlusReading() {
+		this.contextRunner
+			.withPropertyValues("spring.data.redis.client-type=jedis", "spring.data.redis.jedis.pool.max-wait=200ms",
+					"spring.data.redis.timeout=1s", "spring.data.redis.connect-timeout=500ms")
+			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
+				.isEqualTo(Duration.ofMillis(1700)));
+	}
+
+	@Test
+	void jedisWithoutAPoolWaitsForNoConnection() {
+		this.contextRunner
+			.withPropertyValues("spring.data.redis.client-type=jedis", "spring.data.redis.jedis.pool.enabled=false",
+					"spring.data.redis.timeout=1s", "spring.data.redis.connect-timeout=500ms")
+			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
+				.isEqualTo(Duration.ofMillis(1500)));
+	}
+
+	@Test
+	void jedisPoolThatWaitsForEverLeavesCallsUnbounded() {
+		this.contextRunner.withPropertyValues("spring.data.redis.client-type=jedis")
+			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit()).isNull());
 	}
 
 }

@@ -32,7 +32,9 @@ import dev.modelgate.idempotency.redis.AcknowledgedScripts.Acknowledged;
  * each transition is one Lua script on that single key, sent as one {@code EVALSHA}: atomic against
  * every other caller, one round trip, and usable on Redis Cluster. Leases and retention are the
  * key's expiry, so an attempt whose holder died simply disappears and the next {@code begin}
- * takes over.
+ * takes over. Scripts go out on the client's own connection where the factory allows it (Lettuce's
+ * shared connection, Jedis's pooled one), not through {@code RedisTemplate}, to save its per-call
+ * wrapping.
  * <p>
  * With a {@link ReplicaAcknowledgement}, {@code begin} and {@code complete} also wait for replicas
  * (Redis {@code WAIT}, pipelined after the script on a connection of the store's own). An acquired
@@ -52,6 +54,8 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 	static final String SCRIPT_LOCATION = "META-INF/modelgate/scripts/";
 
 	private final RedisTemplate<byte[], byte[]> redis;
+
+	private final ScriptCalls scripts;
 
 	private final String keyPrefix;
 
@@ -103,6 +107,8 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 		this.redis = binaryTemplate(connectionFactory);
 		this.keyPrefix = keyPrefix;
 		this.commandTimeout = commandTimeout;
+		this.scripts = ScriptCalls.of(connectionFactory, this.redis,
+				(acknowledgement != null) ? null : commandTimeout);
 		this.acknowledged = (acknowledgement != null) ? new AcknowledgedScripts(
 				DedicatedConnections.of(connectionFactory, MAX_IDLE_ACKNOWLEDGED_CONNECTIONS), acknowledgement)
 				: null;
@@ -244,9 +250,15 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 		return (this.acknowledged != null) ? null : this.commandTimeout;
 	}
 
-	/** Closes the store's own connections for acknowledged writes (the connection factory's stay). */
+	/** {@return how scripts are sent: the client's own connection or Spring Data's template} */
+	String scriptCalls() {
+		return this.scripts.describe();
+	}
+
+	/** Closes the store's own connections and threads (the connection factory's connections stay). */
 	@Override
 	public void close() {
+		this.scripts.close();
 		if (this.acknowledged != null) {
 			this.acknowledged.close();
 		}
@@ -287,11 +299,15 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 				+ required.timeout().toMillis() + "ms; " + consequence);
 	}
 
+	/**
+	 * Any failure of the call is a store failure (fail closed), whichever client raised it.
+	 */
+	@SuppressWarnings("unchecked")
 	private <T> T execute(String operation, RedisScript<T> script, String scope, byte[]... args) {
 		try {
-			return this.redis.execute(script, List.of(bytes(key(scope))), (Object[]) args);
+			return (T) this.scripts.run(script, bytes(key(scope)), args);
 		}
-		catch (DataAccessException ex) {
+		catch (RuntimeException ex) {
 			throw new IdempotencyStoreException(operation + " failed on Redis key " + key(scope), ex);
 		}
 	}

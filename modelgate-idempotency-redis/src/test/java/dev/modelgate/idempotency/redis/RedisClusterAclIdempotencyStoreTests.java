@@ -80,6 +80,13 @@ class RedisClusterAclIdempotencyStoreTests extends IdempotencyStoreContractTests
 	}
 
 	@Test
+	void scriptsGoOutOnTheSharedClusterConnection() {
+		RedisIdempotencyStore store = new RedisIdempotencyStore(connectionFactory, KEY_PREFIX);
+		store.begin(scopeHash(), "fp", token(), LONG);
+		assertThat(store.scriptCalls()).isEqualTo("Lettuce shared connection");
+	}
+
+	@Test
 	void userWithoutTheClusterRuleGetsAStoreFailure() {
 		RedisAclIdempotencyStoreTests.createUser(redis, "without-cluster-nodes", STORE_RULES);
 		LettuceConnectionFactory restricted = connectAs("without-cluster-nodes");
