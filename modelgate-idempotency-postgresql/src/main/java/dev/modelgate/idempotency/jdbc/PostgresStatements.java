@@ -4,7 +4,8 @@ package dev.modelgate.idempotency.jdbc;
  * Every statement {@link JdbcIdempotencyStore} runs, in PostgreSQL's dialect ({@code ON CONFLICT},
  * {@code FOR UPDATE SKIP LOCKED}, {@code statement_timestamp()}, {@code RETURNING} in a CTE), in
  * one place, so that the SQL of another database can sit beside it. Built once per store for its
- * table.
+ * table, with or without the relaxed commit of the writes that run as their own transaction.
+ * Parameters are bound positionally, in the order they appear in the text.
  */
 final class PostgresStatements {
 
@@ -14,11 +15,15 @@ final class PostgresStatements {
 	 */
 	private static final String DEADLINE = "statement_timestamp() + ? * INTERVAL '1 millisecond'";
 
-	final String insert;
+	/**
+	 * Turns off the wait for the WAL flush at the commit of the one statement it is part of, when that
+	 * statement is its own transaction (autocommit): set_config(..., true) lasts until the end of the
+	 * current transaction, and the commit reads it. Inside a business transaction it would change
+	 * that transaction's commit, so statements that can join one have a variant without it.
+	 */
+	private static final String RELAXED_COMMIT = "set_config('synchronous_commit', 'off', true) IS NOT NULL";
 
-	final String select;
-
-	final String takeOver;
+	final String begin;
 
 	final String renew;
 
@@ -44,49 +49,78 @@ final class PostgresStatements {
 
 	private final String table;
 
-	PostgresStatements(String t) {
+	private final String commit;
+
+	/**
+	 * @param t the table, checked by {@link TableName}
+	 * @param relaxedCommit whether the writes that run as their own transaction return without waiting
+	 * for PostgreSQL to flush them to disk (not for statements that run inside a business transaction)
+	 */
+	PostgresStatements(String t, boolean relaxedCommit) {
 		this.table = t;
-		this.insert = """
-				INSERT INTO %s (scope, fingerprint, state, token, version, lease_expires_at, created_at, expires_at)
-				VALUES (?, ?, 'in_progress', ?, 1, %s, statement_timestamp(), %s)
-				ON CONFLICT (scope) DO NOTHING""".formatted(t, DEADLINE, DEADLINE);
-		this.select = """
-				SELECT fingerprint, state, version, expires_at <= statement_timestamp() AS expired,
-					lease_expires_at > statement_timestamp() AS lease_live,
-					outcome_kind, outcome
-				FROM %s WHERE scope = ?""".formatted(t);
-		// Compare-and-set on the version read by the caller: of several callers that found the same
-		// expired row, only the first takes it; the others see version + 1 and look again.
-		this.takeOver = """
-				UPDATE %s SET fingerprint = ?, state = 'in_progress', token = ?, version = version + 1,
-					lease_expires_at = %s, created_at = statement_timestamp(), expires_at = %s,
-					outcome_kind = NULL, outcome = NULL
-				WHERE scope = ? AND version = ? AND expires_at <= statement_timestamp()""".formatted(t, DEADLINE,
-				DEADLINE);
+		String commit = relaxedCommit ? RELAXED_COMMIT : "true";
+		this.commit = commit;
+		// One statement and one round trip whatever the answer. The sub-statements share one snapshot:
+		// "existing" is the row as it was when the statement began. An expired row is taken over by
+		// "taken", whose condition PostgreSQL checks again on the latest version of a row changed
+		// meanwhile, so of several callers that found the same expired row only the first takes it.
+		// Only an expired row is updated, so a replay or a duplicate neither locks the row nor waits
+		// for a business transaction that holds it. No row in the snapshot but one inserted since
+		// (insert lost), or an expired row taken by another caller first: nothing acquired and nothing
+		// live to answer from, and the caller asks again. The outcome is read only when it is the
+		// answer: same fingerprint, completed, live.
+		this.begin = """
+				WITH existing AS (
+					SELECT fingerprint = ? AS same, state, expires_at <= statement_timestamp() AS expired,
+						lease_expires_at > statement_timestamp() AS lease_live, outcome_kind, outcome
+					FROM %1$s WHERE scope = ?),
+				taken AS (
+					UPDATE %1$s r SET fingerprint = ?, state = 'in_progress', token = ?, version = r.version + 1,
+						lease_expires_at = %2$s, created_at = statement_timestamp(), expires_at = %2$s,
+						outcome_kind = NULL, outcome = NULL
+					FROM existing e
+					WHERE e.expired AND r.scope = ? AND r.expires_at <= statement_timestamp()
+					RETURNING 1),
+				inserted AS (
+					INSERT INTO %1$s (scope, fingerprint, state, token, version, lease_expires_at, created_at,
+						expires_at)
+					SELECT ?, ?, 'in_progress', ?, 1, %2$s, statement_timestamp(), %2$s
+					WHERE NOT EXISTS (SELECT FROM existing)
+					ON CONFLICT (scope) DO NOTHING
+					RETURNING 1)
+				SELECT EXISTS (SELECT FROM taken) OR EXISTS (SELECT FROM inserted) AS acquired, e.same, e.state,
+					e.expired, e.lease_live,
+					CASE WHEN e.same AND NOT e.expired THEN e.outcome_kind END AS outcome_kind,
+					CASE WHEN e.same AND NOT e.expired THEN e.outcome END AS outcome
+				FROM (VALUES (true)) AS one (x) LEFT JOIN existing e ON true
+				WHERE %3$s""".formatted(t, DEADLINE, commit);
 		// An applied row's expiry is its retention, which must outlast any lease renewed on it.
 		this.renew = """
 				UPDATE %s SET lease_expires_at = %s,
 					expires_at = CASE WHEN state = 'in_progress' THEN %s ELSE GREATEST(expires_at, %s) END
 				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND lease_expires_at > statement_timestamp()""".formatted(t, DEADLINE, DEADLINE, DEADLINE);
+					AND lease_expires_at > statement_timestamp() AND %s""".formatted(t, DEADLINE, DEADLINE, DEADLINE,
+				commit);
 		// An applied row may be completed after its lease ran out: nobody else can have taken it over,
 		// and the stored outcome is better for retries than "result unavailable".
 		this.complete = """
 				UPDATE %s SET state = 'completed', lease_expires_at = NULL,
 					outcome_kind = ?, outcome = ?, expires_at = %s
 				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND expires_at > statement_timestamp()""".formatted(t, DEADLINE);
+					AND expires_at > statement_timestamp() AND %s""".formatted(t, DEADLINE, commit);
 		// A released record's stream goes with it, in the same statement.
 		this.delete = """
 				WITH released AS (DELETE FROM %1$s
 					WHERE scope = ? AND token = ? AND state = 'in_progress' AND expires_at > statement_timestamp()
+						AND %2$s
 					RETURNING scope, token),
 				dropped AS (DELETE FROM %1$s_events e USING released r WHERE e.scope = r.scope AND e.token = r.token)
-				SELECT count(*) FROM released""".formatted(t);
+				SELECT count(*) FROM released""".formatted(t, commit);
 		this.completeApplied = """
 				UPDATE %s SET state = 'completed', lease_expires_at = NULL, expires_at = %s
-				WHERE scope = ? AND token = ? AND state = 'applied' AND expires_at > statement_timestamp()"""
-			.formatted(t, DEADLINE);
+				WHERE scope = ? AND token = ? AND state = 'applied' AND expires_at > statement_timestamp() AND %s"""
+			.formatted(t, DEADLINE, commit);
+		// Runs inside the business transaction, which commits it: never relaxed.
 		this.markApplied = """
 				UPDATE %s SET state = 'applied', expires_at = GREATEST(expires_at, %s)
 				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
@@ -97,9 +131,9 @@ final class PostgresStatements {
 		this.purge = """
 				WITH purged AS (DELETE FROM %1$s WHERE scope IN (
 					SELECT scope FROM %1$s WHERE expires_at <= statement_timestamp() LIMIT ? FOR UPDATE SKIP LOCKED)
-					AND expires_at <= statement_timestamp() RETURNING scope),
+					AND expires_at <= statement_timestamp() AND %2$s RETURNING scope),
 				dropped AS (DELETE FROM %1$s_events e USING purged p WHERE e.scope = p.scope)
-				SELECT count(*) FROM purged""".formatted(t);
+				SELECT count(*) FROM purged""".formatted(t, commit);
 		this.inspect = """
 				SELECT state, created_at, expires_at, statement_timestamp() AS now, outcome_kind,
 					octet_length(outcome)::bigint AS outcome_size
@@ -115,15 +149,15 @@ final class PostgresStatements {
 				INSERT INTO %1$s_events (scope, token, seq, data)
 				SELECT scope, token, 0, ? FROM %1$s
 				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND expires_at > statement_timestamp()
-				ON CONFLICT DO NOTHING""".formatted(t);
+					AND expires_at > statement_timestamp() AND %2$s
+				ON CONFLICT DO NOTHING""".formatted(t, commit);
 		this.completeStream = """
 				UPDATE %1$s r SET state = 'completed', lease_expires_at = NULL, outcome_kind = 'stream',
 					outcome = e.data, expires_at = %2$s
 				FROM %1$s_events e
 				WHERE r.scope = ? AND r.token = ? AND r.state IN ('in_progress', 'applied')
 					AND r.expires_at > statement_timestamp()
-					AND e.scope = r.scope AND e.token = r.token AND e.seq = 0""".formatted(t, DEADLINE);
+					AND e.scope = r.scope AND e.token = r.token AND e.seq = 0 AND %3$s""".formatted(t, DEADLINE, commit);
 		// The head (event 0) comes with every read, so a read finds out whether there is a stream. The
 		// token names the attempt whose events these are (StreamSlice.attempt): the join reads only its.
 		this.readStream = """
@@ -151,8 +185,8 @@ final class PostgresStatements {
 				SELECT r.scope, r.token, v.seq, v.data FROM %1$s r, (VALUES %2$s) AS v (seq, data)
 				WHERE r.scope = ? AND r.token = ? AND r.state IN ('in_progress', 'applied')
 					AND r.expires_at > statement_timestamp()
-					AND (SELECT max(e.seq) FROM %1$s_events e WHERE e.scope = r.scope AND e.token = r.token) = ?"""
-			.formatted(this.table, values);
+					AND (SELECT max(e.seq) FROM %1$s_events e WHERE e.scope = r.scope AND e.token = r.token) = ?
+					AND %3$s""".formatted(this.table, values, this.commit);
 	}
 
 }
