@@ -445,6 +445,15 @@ public class ModelgateIdempotencyProperties implements Validator {
 		 */
 		private Duration purgeInterval = Duration.ofMinutes(5);
 
+		/**
+		 * Whether the store's own writes (begin, renew, complete, release, stream writes, purge) wait
+		 * for PostgreSQL to flush them to disk. Off: each commits with synchronous_commit=off for
+		 * itself alone, visible to all at once, but a crash of the database server can lose its last
+		 * fraction of a second of them. The applied mark in a business transaction always commits
+		 * with that transaction.
+		 */
+		private boolean synchronousCommit;
+
 		public String getTableName() {
 			return this.tableName;
 		}
@@ -467,6 +476,14 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 		public void setPurgeInterval(Duration purgeInterval) {
 			this.purgeInterval = purgeInterval;
+		}
+
+		public boolean isSynchronousCommit() {
+			return this.synchronousCommit;
+		}
+
+		public void setSynchronousCommit(boolean synchronousCommit) {
+			this.synchronousCommit = synchronousCommit;
 		}
 
 	}

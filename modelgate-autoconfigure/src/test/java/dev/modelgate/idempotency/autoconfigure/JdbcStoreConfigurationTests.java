@@ -1,7 +1,9 @@
 package dev.modelgate.idempotency.autoconfigure;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
 
@@ -15,6 +17,9 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.PreparedStatementCallback;
+import org.springframework.jdbc.core.PreparedStatementCreator;
+import org.springframework.jdbc.core.SqlProvider;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
@@ -147,12 +152,49 @@ class JdbcStoreConfigurationTests {
 				.containsExactly(context.getBean(MarkAppliedTransactionListener.class)));
 	}
 
+	@Test
+	void storeWritesRelaxTheirCommitUnlessSynchronousCommitIsAskedFor() {
+		String table = uniqueTableName();
+		for (boolean synchronous : List.of(false, true)) {
+			RecordingJdbcTemplate jdbcTemplate = new RecordingJdbcTemplate(PostgresTestServer.dataSource());
+			this.withDataSource.withBean(JdbcTemplate.class, () -> jdbcTemplate)
+				.withPropertyValues("modelgate.idempotency.store=jdbc", "modelgate.idempotency.jdbc.table-name=" + table,
+						"modelgate.idempotency.jdbc.initialize-schema=always",
+						"modelgate.idempotency.jdbc.synchronous-commit=" + synchronous)
+				.run((context) -> {
+					context.getBean(JdbcIdempotencyStore.class)
+						.begin(UUID.randomUUID().toString(), "fp", UUID.randomUUID().toString(), Duration.ofSeconds(5));
+					assertThat(jdbcTemplate.statements).as("synchronous-commit=%s", synchronous)
+						.hasSize(1)
+						.allMatch((sql) -> sql.contains("synchronous_commit") != synchronous);
+				});
+		}
+		dropTable(table);
+	}
+
 	private static String uniqueTableName() {
 		return "modelgate_idempotency_config_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
 	}
 
 	private static void dropTable(String table) {
-		PostgresTestServer.jdbcTemplate().execute("DROP TABLE IF EXISTS " + table);
+		PostgresTestServer.jdbcTemplate().execute("DROP TABLE IF EXISTS " + table + "_events, " + table);
+	}
+
+	/** Records the SQL of every prepared statement it runs. */
+	static class RecordingJdbcTemplate extends JdbcTemplate {
+
+		final List<String> statements = new CopyOnWriteArrayList<>();
+
+		RecordingJdbcTemplate(DataSource dataSource) {
+			super(dataSource);
+		}
+
+		@Override
+		public <T> T execute(PreparedStatementCreator creator, PreparedStatementCallback<T> action) {
+			this.statements.add(((SqlProvider) creator).getSql());
+			return super.execute(creator, action);
+		}
+
 	}
 
 }
