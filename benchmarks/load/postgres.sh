@@ -29,7 +29,7 @@ run_id=$(date +%Y%m%d-%H%M%S)
 out="$root/benchmarks/target/postgres/$run_id"
 mkdir -p "$out"
 base="http://127.0.0.1:$app_port"
-jar="$root/sample-app/target/sample-app-0.1.0-SNAPSHOT.jar"
+jar=${NOW_JAR:-"$root/sample-app/target/sample-app-0.1.0-SNAPSHOT.jar"}
 clock_ticks=$(getconf CLK_TCK)
 app_pid=
 

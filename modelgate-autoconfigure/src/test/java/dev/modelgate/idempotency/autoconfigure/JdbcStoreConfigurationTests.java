@@ -1,5 +1,9 @@
 package dev.modelgate.idempotency.autoconfigure;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -17,10 +21,8 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.PreparedStatementCallback;
-import org.springframework.jdbc.core.PreparedStatementCreator;
-import org.springframework.jdbc.core.SqlProvider;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
 
@@ -156,15 +158,16 @@ class JdbcStoreConfigurationTests {
 	void storeWritesRelaxTheirCommitUnlessSynchronousCommitIsAskedFor() {
 		String table = uniqueTableName();
 		for (boolean synchronous : List.of(false, true)) {
-			RecordingJdbcTemplate jdbcTemplate = new RecordingJdbcTemplate(PostgresTestServer.dataSource());
-			this.withDataSource.withBean(JdbcTemplate.class, () -> jdbcTemplate)
+			RecordingDataSource recording = new RecordingDataSource(PostgresTestServer.dataSource());
+			this.contextRunner.withBean(DataSource.class, () -> recording)
 				.withPropertyValues("modelgate.idempotency.store=jdbc", "modelgate.idempotency.jdbc.table-name=" + table,
 						"modelgate.idempotency.jdbc.initialize-schema=always",
 						"modelgate.idempotency.jdbc.synchronous-commit=" + synchronous)
 				.run((context) -> {
+					recording.statements.clear();
 					context.getBean(JdbcIdempotencyStore.class)
 						.begin(UUID.randomUUID().toString(), "fp", UUID.randomUUID().toString(), Duration.ofSeconds(5));
-					assertThat(jdbcTemplate.statements).as("synchronous-commit=%s", synchronous)
+					assertThat(recording.statements).as("synchronous-commit=%s", synchronous)
 						.hasSize(1)
 						.allMatch((sql) -> sql.contains("synchronous_commit") != synchronous);
 				});
@@ -180,19 +183,30 @@ class JdbcStoreConfigurationTests {
 		PostgresTestServer.jdbcTemplate().execute("DROP TABLE IF EXISTS " + table + "_events, " + table);
 	}
 
-	/** Records the SQL of every prepared statement it runs. */
-	static class RecordingJdbcTemplate extends JdbcTemplate {
+	/** Records the SQL of every statement prepared on its connections. */
+	static class RecordingDataSource extends DelegatingDataSource {
 
 		final List<String> statements = new CopyOnWriteArrayList<>();
 
-		RecordingJdbcTemplate(DataSource dataSource) {
-			super(dataSource);
+		RecordingDataSource(DataSource target) {
+			super(target);
 		}
 
 		@Override
-		public <T> T execute(PreparedStatementCreator creator, PreparedStatementCallback<T> action) {
-			this.statements.add(((SqlProvider) creator).getSql());
-			return super.execute(creator, action);
+		public Connection getConnection() throws SQLException {
+			Connection connection = super.getConnection();
+			return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { Connection.class },
+					(proxy, method, args) -> {
+						if (method.getName().equals("prepareStatement")) {
+							this.statements.add((String) args[0]);
+						}
+						try {
+							return method.invoke(connection, args);
+						}
+						catch (InvocationTargetException ex) {
+							throw ex.getTargetException();
+						}
+					});
 		}
 
 	}
