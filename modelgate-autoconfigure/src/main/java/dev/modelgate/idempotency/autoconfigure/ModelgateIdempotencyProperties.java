@@ -446,11 +446,10 @@ public class ModelgateIdempotencyProperties implements Validator {
 		private Duration purgeInterval = Duration.ofMinutes(5);
 
 		/**
-		 * Whether the store's own writes (begin, renew, complete, release, stream writes, purge) wait
-		 * for PostgreSQL to flush them to disk. Off: each commits with synchronous_commit=off for
-		 * itself alone, visible to all at once, but a crash of the database server can lose its last
-		 * fraction of a second of them. The applied mark in a business transaction always commits
-		 * with that transaction.
+		 * Whether every write of the JDBC store waits for PostgreSQL to flush it to disk. Off: begin,
+		 * renew, stream appends and the purge commit with synchronous_commit=off for themselves alone
+		 * (visible to all at once); complete, release and the applied mark always wait, and their
+		 * flush makes the earlier writes durable too.
 		 */
 		private boolean synchronousCommit;
 

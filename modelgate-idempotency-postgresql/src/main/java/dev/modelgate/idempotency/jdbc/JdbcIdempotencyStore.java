@@ -58,7 +58,8 @@ import dev.modelgate.idempotency.core.StreamSlice;
  * over an expired record, or reads what the answer needs, all in one statement; {@code complete},
  * {@code renew} and {@code release} are one conditional write each (a release of an applied record
  * is two); {@link #markApplied} is one statement on the business transaction's own connection. By
- * default these writes do not wait for PostgreSQL's WAL flush (see the four-argument constructor).
+ * default {@code begin} and {@code renew} do not wait for PostgreSQL's WAL flush; the writes that
+ * settle a record do (see the four-argument constructor).
  *
  * <p>Streams live in a second table, {@code <table>_events}, one row per event (the head as event
  * 0), keyed by scope, the writing attempt's token and sequence; release, deletion and the purge
@@ -123,16 +124,17 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 * @param tableName the table, {@code name} or {@code schema.name}
 	 * @param appliedRetention how long a record whose operation committed but whose response was never
 	 * stored keeps answering retries (with "applied, result unavailable") before it may be purged
-	 * @param synchronousCommit whether the store's own writes ({@code begin}, {@code renew},
-	 * {@code complete}, {@code release}, the stream writes and the purge) wait until PostgreSQL has
-	 * flushed them to disk. Without it ({@code false}, the other constructors' choice) each of them
-	 * commits with {@code synchronous_commit = off} for that statement alone: it is visible to every
-	 * other session at once, as always, but a crash of the PostgreSQL server (not of the
-	 * application) can lose the last fraction of a second of them (three times
-	 * {@code wal_writer_delay} at most). A business transaction and the applied mark inside it always
-	 * commit as that transaction is configured to, and its commit also makes every earlier write of
-	 * the store durable; a statement that joins a transaction bound to the calling thread is never
-	 * relaxed.
+	 * @param synchronousCommit whether every write of the store waits until PostgreSQL has flushed it
+	 * to disk. Without it ({@code false}, the other constructors' choice) the writes that a later
+	 * write confirms ({@code begin}, {@code renew}, opening and appending to a stream, the purge) each
+	 * commit with {@code synchronous_commit = off} for that statement alone: visible to every other
+	 * session at once, as always, but returning before the flush. The writes that settle a record
+	 * ({@code complete}, {@code completeStream}, {@code release}) and the applied mark (inside the
+	 * business transaction, which commits as it is configured) always wait, and their flush makes
+	 * every earlier write durable too. A crash of the PostgreSQL server can then lose a
+	 * {@code begin} only with everything its holder wrote after it (its {@code complete} fails, as in
+	 * any outage), never a settled record. A statement that joins a transaction bound to the calling
+	 * thread is never relaxed.
 	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
 	 */
 	public JdbcIdempotencyStore(JdbcTemplate jdbcTemplate, String tableName, Duration appliedRetention,

@@ -20,6 +20,13 @@ final class PostgresStatements {
 	 * statement is its own transaction (autocommit): set_config(..., true) lasts until the end of the
 	 * current transaction, and the commit reads it. Inside a business transaction it would change
 	 * that transaction's commit, so statements that can join one have a variant without it.
+	 *
+	 * <p>Only writes that a later write confirms are relaxed: begin, renew, opening a stream and
+	 * appending to it, the purge. The writes that settle a record (complete, completeStream,
+	 * release) always wait for the flush, and their flush makes every earlier write durable too
+	 * (PostgreSQL's log is flushed in order), as does the commit of a business transaction. A crash
+	 * of the server can lose a begin only together with everything its holder wrote after it in this
+	 * database (its complete then fails, as in any outage), and never a settled record.
 	 */
 	private static final String RELAXED_COMMIT = "set_config('synchronous_commit', 'off', true) IS NOT NULL";
 
@@ -53,14 +60,15 @@ final class PostgresStatements {
 
 	/**
 	 * @param t the table, checked by {@link TableName}
-	 * @param relaxedCommit whether the writes that run as their own transaction return without waiting
-	 * for PostgreSQL to flush them to disk (not for statements that run inside a business transaction)
+	 * @param relaxedCommit whether the writes that a later write confirms (see {@link #RELAXED_COMMIT})
+	 * return without waiting for PostgreSQL to flush them to disk
 	 */
 	PostgresStatements(String t, boolean relaxedCommit) {
 		this.table = t;
 		String commit = relaxedCommit ? RELAXED_COMMIT : "true";
 		this.commit = commit;
-		// One statement and one round trip whatever the answer. The sub-statements share one snapshot:
+		// One statement and one round trip whatever the answer; relaxed, as its holder's complete or
+		// business transaction flushes it. The sub-statements share one snapshot:
 		// "existing" is the row as it was when the statement began. An expired row is taken over by
 		// "taken", whose condition PostgreSQL checks again on the latest version of a row changed
 		// meanwhile, so of several callers that found the same expired row only the first takes it.
@@ -107,19 +115,18 @@ final class PostgresStatements {
 				UPDATE %s SET state = 'completed', lease_expires_at = NULL,
 					outcome_kind = ?, outcome = ?, expires_at = %s
 				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND expires_at > statement_timestamp() AND %s""".formatted(t, DEADLINE, commit);
+					AND expires_at > statement_timestamp()""".formatted(t, DEADLINE);
 		// A released record's stream goes with it, in the same statement.
 		this.delete = """
 				WITH released AS (DELETE FROM %1$s
 					WHERE scope = ? AND token = ? AND state = 'in_progress' AND expires_at > statement_timestamp()
-						AND %2$s
 					RETURNING scope, token),
 				dropped AS (DELETE FROM %1$s_events e USING released r WHERE e.scope = r.scope AND e.token = r.token)
-				SELECT count(*) FROM released""".formatted(t, commit);
+				SELECT count(*) FROM released""".formatted(t);
 		this.completeApplied = """
 				UPDATE %s SET state = 'completed', lease_expires_at = NULL, expires_at = %s
-				WHERE scope = ? AND token = ? AND state = 'applied' AND expires_at > statement_timestamp() AND %s"""
-			.formatted(t, DEADLINE, commit);
+				WHERE scope = ? AND token = ? AND state = 'applied' AND expires_at > statement_timestamp()"""
+			.formatted(t, DEADLINE);
 		// Runs inside the business transaction, which commits it: never relaxed.
 		this.markApplied = """
 				UPDATE %s SET state = 'applied', expires_at = GREATEST(expires_at, %s)
@@ -157,7 +164,7 @@ final class PostgresStatements {
 				FROM %1$s_events e
 				WHERE r.scope = ? AND r.token = ? AND r.state IN ('in_progress', 'applied')
 					AND r.expires_at > statement_timestamp()
-					AND e.scope = r.scope AND e.token = r.token AND e.seq = 0 AND %3$s""".formatted(t, DEADLINE, commit);
+					AND e.scope = r.scope AND e.token = r.token AND e.seq = 0""".formatted(t, DEADLINE);
 		// The head (event 0) comes with every read, so a read finds out whether there is a stream. The
 		// token names the attempt whose events these are (StreamSlice.attempt): the join reads only its.
 		this.readStream = """
