@@ -447,9 +447,9 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 		/**
 		 * Whether every write of the JDBC store waits for PostgreSQL to flush it to disk. Off: begin,
-		 * renew, stream appends and the purge commit with synchronous_commit=off for themselves alone
-		 * (visible to all at once); complete, release and the applied mark always wait, and their
-		 * flush makes the earlier writes durable too.
+		 * stream appends and the purge commit with synchronous_commit=off for themselves alone
+		 * (visible to all at once); complete, release, renew and the applied mark always wait, and
+		 * their flush makes the earlier writes durable too.
 		 */
 		private boolean synchronousCommit;
 

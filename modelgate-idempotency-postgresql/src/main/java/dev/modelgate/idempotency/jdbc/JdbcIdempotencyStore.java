@@ -58,8 +58,8 @@ import dev.modelgate.idempotency.core.StreamSlice;
  * over an expired record, or reads what the answer needs, all in one statement; {@code complete},
  * {@code renew} and {@code release} are one conditional write each (a release of an applied record
  * is two); {@link #markApplied} is one statement on the business transaction's own connection. By
- * default {@code begin} and {@code renew} do not wait for PostgreSQL's WAL flush; the writes that
- * settle a record do (see the four-argument constructor).
+ * default {@code begin} does not wait for PostgreSQL's WAL flush; the writes that settle a record
+ * do (see the four-argument constructor).
  *
  * <p>Streams live in a second table, {@code <table>_events}, one row per event (the head as event
  * 0), keyed by scope, the writing attempt's token and sequence; release, deletion and the purge
@@ -126,10 +126,10 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 * stored keeps answering retries (with "applied, result unavailable") before it may be purged
 	 * @param synchronousCommit whether every write of the store waits until PostgreSQL has flushed it
 	 * to disk. Without it ({@code false}, the other constructors' choice) the writes that a later
-	 * write confirms ({@code begin}, {@code renew}, opening and appending to a stream, the purge) each
+	 * write confirms ({@code begin}, opening and appending to a stream, the purge) each
 	 * commit with {@code synchronous_commit = off} for that statement alone: visible to every other
 	 * session at once, as always, but returning before the flush. The writes that settle a record
-	 * ({@code complete}, {@code completeStream}, {@code release}) and the applied mark (inside the
+	 * ({@code complete}, {@code completeStream}, {@code release}), {@code renew} and the applied mark (inside the
 	 * business transaction, which commits as it is configured) always wait, and their flush makes
 	 * every earlier write durable too. A crash of the PostgreSQL server can then lose a
 	 * {@code begin} only with everything its holder wrote after it (its {@code complete} fails, as in

@@ -21,9 +21,9 @@ final class PostgresStatements {
 	 * current transaction, and the commit reads it. Inside a business transaction it would change
 	 * that transaction's commit, so statements that can join one have a variant without it.
 	 *
-	 * <p>Only writes that a later write confirms are relaxed: begin, renew, opening a stream and
-	 * appending to it, the purge. The writes that settle a record (complete, completeStream,
-	 * release) always wait for the flush, and their flush makes every earlier write durable too
+	 * <p>Only writes that a later write confirms are relaxed: begin, opening a stream and appending to
+	 * it, the purge. The writes that settle a record (complete, completeStream, release) and renew
+	 * (a lost renewal would shorten a running holder's lease) always wait for the flush, and their flush makes every earlier write durable too
 	 * (PostgreSQL's log is flushed in order), as does the commit of a business transaction. A crash
 	 * of the server can lose a begin only together with everything its holder wrote after it in this
 	 * database (its complete then fails, as in any outage), and never a settled record.
@@ -107,8 +107,7 @@ final class PostgresStatements {
 				UPDATE %s SET lease_expires_at = %s,
 					expires_at = CASE WHEN state = 'in_progress' THEN %s ELSE GREATEST(expires_at, %s) END
 				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND lease_expires_at > statement_timestamp() AND %s""".formatted(t, DEADLINE, DEADLINE, DEADLINE,
-				commit);
+					AND lease_expires_at > statement_timestamp()""".formatted(t, DEADLINE, DEADLINE, DEADLINE);
 		// An applied row may be completed after its lease ran out: nobody else can have taken it over,
 		// and the stored outcome is better for retries than "result unavailable".
 		this.complete = """

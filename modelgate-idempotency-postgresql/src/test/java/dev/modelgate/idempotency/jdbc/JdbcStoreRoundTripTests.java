@@ -26,9 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What each transition costs the database, counted on a real server so that the counts cannot grow
  * unnoticed: one statement on one connection checkout per transition, in autocommit (no transaction
  * round trips of its own), whatever {@code begin} answers; the applied mark one statement on the
- * business transaction's connection. The writes that a later write confirms (begin, renew) relax
- * their commit when they run as their own transaction, and only then; the writes that settle a
- * record (complete, release) never do.
+ * business transaction's connection. A begin, which a later write confirms, relaxes its commit when
+ * it runs as its own transaction, and only then; complete, release and renew never do.
  */
 class JdbcStoreRoundTripTests {
 
@@ -101,10 +100,10 @@ class JdbcStoreRoundTripTests {
 	}
 
 	@Test
-	void renewRelaxedAndReleaseDurablyAreOneStatementOnOneConnectionEach() {
+	void renewAndReleaseAreOneDurableStatementOnOneConnectionEach() {
 		String token = acquire(LONG);
 		assertThat(this.store.renew(this.scope, token, LONG)).isTrue();
-		assertOneRelaxedStatement(this.dataSource.take());
+		assertOneSettlingStatement(this.dataSource.take());
 		assertThat(this.store.release(this.scope, token)).isTrue();
 		assertOneSettlingStatement(this.dataSource.take());
 	}
@@ -173,7 +172,7 @@ class JdbcStoreRoundTripTests {
 		assertThat(counts.statements().get(0)).contains("set_config('synchronous_commit', 'off', true)");
 	}
 
-	/** One statement that settles a record, so it waits for the disk flush. */
+	/** One statement that waits for the disk flush. */
 	private void assertOneSettlingStatement(Counts counts) {
 		assertOneStatement(counts);
 		assertThat(counts.statements().get(0)).doesNotContain("synchronous_commit");
