@@ -48,7 +48,7 @@ class JdbcStoreConfiguration {
 			ModelgateIdempotencyProperties properties) {
 		requirePostgresql(dataSource);
 		return new JdbcIdempotencyStore(jdbcTemplate.getIfUnique(() -> new JdbcTemplate(dataSource)),
-				properties.getJdbc().getTableName(), properties.getTtl());
+				properties.getJdbc().getTableName(), properties.getTtl(), properties.getJdbc().isSynchronousCommit());
 	}
 
 	@Bean

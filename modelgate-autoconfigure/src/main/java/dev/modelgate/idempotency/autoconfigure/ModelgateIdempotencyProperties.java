@@ -614,6 +614,14 @@ public class ModelgateIdempotencyProperties implements Validator {
 		 */
 		private Duration purgeInterval = Duration.ofMinutes(5);
 
+		/**
+		 * Whether every write of the JDBC store waits for PostgreSQL to flush it to disk. Off: begin,
+		 * stream appends and the purge commit with synchronous_commit=off for themselves alone
+		 * (visible to all at once); complete, release, renew and the applied mark always wait, and
+		 * their flush makes the earlier writes durable too.
+		 */
+		private boolean synchronousCommit;
+
 		public String getTableName() {
 			return this.tableName;
 		}
@@ -636,6 +644,14 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 		public void setPurgeInterval(Duration purgeInterval) {
 			this.purgeInterval = purgeInterval;
+		}
+
+		public boolean isSynchronousCommit() {
+			return this.synchronousCommit;
+		}
+
+		public void setSynchronousCommit(boolean synchronousCommit) {
+			this.synchronousCommit = synchronousCommit;
 		}
 
 	}

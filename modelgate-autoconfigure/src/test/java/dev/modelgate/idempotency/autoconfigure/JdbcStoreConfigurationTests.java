@@ -1,7 +1,13 @@
 package dev.modelgate.idempotency.autoconfigure;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
 
@@ -16,6 +22,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
 
@@ -147,12 +154,61 @@ class JdbcStoreConfigurationTests {
 				.containsExactly(context.getBean(MarkAppliedTransactionListener.class)));
 	}
 
+	@Test
+	void storeWritesRelaxTheirCommitUnlessSynchronousCommitIsAskedFor() {
+		String table = uniqueTableName();
+		for (boolean synchronous : List.of(false, true)) {
+			RecordingDataSource recording = new RecordingDataSource(PostgresTestServer.dataSource());
+			this.contextRunner.withBean(DataSource.class, () -> recording)
+				.withPropertyValues("modelgate.idempotency.store=jdbc", "modelgate.idempotency.jdbc.table-name=" + table,
+						"modelgate.idempotency.jdbc.initialize-schema=always",
+						"modelgate.idempotency.jdbc.synchronous-commit=" + synchronous)
+				.run((context) -> {
+					recording.statements.clear();
+					context.getBean(JdbcIdempotencyStore.class)
+						.begin(UUID.randomUUID().toString(), "fp", UUID.randomUUID().toString(), Duration.ofSeconds(5));
+					assertThat(recording.statements).as("synchronous-commit=%s", synchronous)
+						.hasSize(1)
+						.allMatch((sql) -> sql.contains("synchronous_commit") != synchronous);
+				});
+		}
+		dropTable(table);
+	}
+
 	private static String uniqueTableName() {
 		return "modelgate_idempotency_config_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
 	}
 
 	private static void dropTable(String table) {
-		PostgresTestServer.jdbcTemplate().execute("DROP TABLE IF EXISTS " + table);
+		PostgresTestServer.jdbcTemplate().execute("DROP TABLE IF EXISTS " + table + "_events, " + table);
+	}
+
+	/** Records the SQL of every statement prepared on its connections. */
+	static class RecordingDataSource extends DelegatingDataSource {
+
+		final List<String> statements = new CopyOnWriteArrayList<>();
+
+		RecordingDataSource(DataSource target) {
+			super(target);
+		}
+
+		@Override
+		public Connection getConnection() throws SQLException {
+			Connection connection = super.getConnection();
+			return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { Connection.class },
+					(proxy, method, args) -> {
+						if (method.getName().equals("prepareStatement")) {
+							this.statements.add((String) args[0]);
+						}
+						try {
+							return method.invoke(connection, args);
+						}
+						catch (InvocationTargetException ex) {
+							throw ex.getTargetException();
+						}
+					});
+		}
+
 	}
 
 }

@@ -501,6 +501,7 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		defaults.put("modelgate.idempotency.jdbc.table-name", "modelgate_idempotency");
 		defaults.put("modelgate.idempotency.jdbc.initialize-schema", "embedded");
 		defaults.put("modelgate.idempotency.jdbc.purge-interval", "5m");
+		defaults.put("modelgate.idempotency.jdbc.synchronous-commit", false);
 		defaults.put("modelgate.idempotency.redis.replica-acknowledgements", 0);
 		defaults.put("modelgate.idempotency.redis.replica-acknowledgement-timeout", "500ms");
 		defaults.put("modelgate.idempotency.memory.max-entries", 10000);

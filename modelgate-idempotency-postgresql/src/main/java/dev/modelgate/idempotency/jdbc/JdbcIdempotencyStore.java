@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.SqlParameterValue;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
@@ -52,6 +53,14 @@ import dev.modelgate.idempotency.core.StreamSlice;
  * outside business transactions (the {@code IdempotencyCoordinator} runs them on its own threads).
  * Every database failure surfaces as an {@link IdempotencyStoreException}.
  *
+ * <p>Each transition is one statement, one round trip and one connection checkout, run as its own
+ * transaction (autocommit, no {@code BEGIN}/{@code COMMIT} around it): {@code begin} inserts, takes
+ * over an expired record, or reads what the answer needs, all in one statement; {@code complete},
+ * {@code renew} and {@code release} are one conditional write each (a release of an applied record
+ * is two); {@link #markApplied} is one statement on the business transaction's own connection. By
+ * default {@code begin} does not wait for PostgreSQL's WAL flush; the writes that settle a record
+ * do (see the four-argument constructor).
+ *
  * <p>Streams live in a second table, {@code <table>_events}, one row per event (the head as event
  * 0), keyed by scope, the writing attempt's token and sequence; release, deletion and the purge
  * delete a record's events in the same statement.
@@ -68,9 +77,10 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	private static final String COMPLETED = "completed";
 
 	/**
-	 * A {@code begin} goes round again only when the row changed between two of its statements
-	 * (deleted after the insert lost, or taken over by another caller first); meeting that this many
-	 * times in a row means something is wrong, and guessing an answer would be worse than failing.
+	 * A {@code begin} goes round again only when the row changed while its statement ran (inserted
+	 * after the statement's snapshot, or an expired row taken over by another caller first); meeting
+	 * that this many times in a row means something is wrong, and guessing an answer would be worse
+	 * than failing.
 	 */
 	private static final int MAX_BEGIN_ROUNDS = 10;
 
@@ -80,7 +90,11 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	private final long appliedRetentionMillis;
 
+	/** The statements for calls that run as their own transaction. */
 	private final PostgresStatements sql;
+
+	/** The statements for calls that join a transaction bound to the calling thread: never relaxed. */
+	private final PostgresStatements joined;
 
 	/**
 	 * Creates a store that keeps applied records for {@link #DEFAULT_APPLIED_RETENTION}.
@@ -101,33 +115,50 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
 	 */
 	public JdbcIdempotencyStore(JdbcTemplate jdbcTemplate, String tableName, Duration appliedRetention) {
+		this(jdbcTemplate, tableName, appliedRetention, false);
+	}
+
+	/**
+	 * Creates a store.
+	 * @param jdbcTemplate runs the statements
+	 * @param tableName the table, {@code name} or {@code schema.name}
+	 * @param appliedRetention how long a record whose operation committed but whose response was never
+	 * stored keeps answering retries (with "applied, result unavailable") before it may be purged
+	 * @param synchronousCommit whether every write of the store waits until PostgreSQL has flushed it
+	 * to disk. Without it ({@code false}, the other constructors' choice) the writes that a later
+	 * write confirms ({@code begin}, opening and appending to a stream, the purge) each
+	 * commit with {@code synchronous_commit = off} for that statement alone: visible to every other
+	 * session at once, as always, but returning before the flush. The writes that settle a record
+	 * ({@code complete}, {@code completeStream}, {@code release}), {@code renew} and the applied mark (inside the
+	 * business transaction, which commits as it is configured) always wait, and their flush makes
+	 * every earlier write durable too. A crash of the PostgreSQL server can then lose a
+	 * {@code begin} only with everything its holder wrote after it (its {@code complete} fails, as in
+	 * any outage), never a settled record. A statement that joins a transaction bound to the calling
+	 * thread is never relaxed.
+	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
+	 */
+	public JdbcIdempotencyStore(JdbcTemplate jdbcTemplate, String tableName, Duration appliedRetention,
+			boolean synchronousCommit) {
 		if (appliedRetention.isNegative() || appliedRetention.isZero()) {
 			throw new IllegalArgumentException("appliedRetention must be positive, was " + appliedRetention);
 		}
 		this.jdbcTemplate = jdbcTemplate;
 		this.table = TableName.of(tableName);
 		this.appliedRetentionMillis = appliedRetention.toMillis();
-		this.sql = new PostgresStatements(this.table.qualified());
+		this.joined = new PostgresStatements(this.table.qualified(), false);
+		this.sql = synchronousCommit ? this.joined : new PostgresStatements(this.table.qualified(), true);
 	}
 
 	@Override
 	public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
 		long lease = leaseTtl.toMillis();
 		return access("begin", () -> {
+			String begin = statements().begin;
 			for (int round = 0; round < MAX_BEGIN_ROUNDS; round++) {
-				if (this.jdbcTemplate.update(this.sql.insert, scope, fingerprint, token, lease, lease) == 1) {
-					return BeginResult.acquired();
-				}
-				Row existing = read(scope);
-				if (existing == null) {
-					continue;
-				}
-				if (!existing.expired()) {
-					return existing.answer(fingerprint);
-				}
-				if (this.jdbcTemplate.update(this.sql.takeOver, fingerprint, token, lease, lease, scope,
-						existing.version()) == 1) {
-					return BeginResult.acquired();
+				BeginResult answer = this.jdbcTemplate.query(begin, JdbcIdempotencyStore::beginAnswer, fingerprint,
+						scope, fingerprint, token, lease, lease, scope, scope, fingerprint, token, lease, lease);
+				if (answer != null) {
+					return answer;
 				}
 			}
 			throw new IdempotencyStoreException(
@@ -138,7 +169,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean renew(String scope, String token, Duration leaseTtl) {
 		long lease = leaseTtl.toMillis();
-		return access("renew", () -> this.jdbcTemplate.update(this.sql.renew, lease, lease, lease, scope, token) == 1);
+		return access("renew", () -> this.jdbcTemplate.update(statements().renew, lease, lease, lease, scope, token) == 1);
 	}
 
 	@Override
@@ -146,7 +177,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		// Typed, so that a null (result not kept) needs no round trip to learn the column types.
 		SqlParameterValue kind = new SqlParameterValue(Types.VARCHAR, (outcome != null) ? outcome.kind().code() : null);
 		SqlParameterValue payload = new SqlParameterValue(Types.BINARY, (outcome != null) ? outcome.payload() : null);
-		return access("complete", () -> this.jdbcTemplate.update(this.sql.complete, kind, payload, ttl.toMillis(),
+		return access("complete", () -> this.jdbcTemplate.update(statements().complete, kind, payload, ttl.toMillis(),
 				scope, token) == 1);
 	}
 
@@ -158,8 +189,11 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 */
 	@Override
 	public boolean release(String scope, String token) {
-		return access("release", () -> this.jdbcTemplate.queryForObject(this.sql.delete, Long.class, scope, token) == 1
-				|| this.jdbcTemplate.update(this.sql.completeApplied, this.appliedRetentionMillis, scope, token) == 1);
+		return access("release", () -> {
+			PostgresStatements sql = statements();
+			return this.jdbcTemplate.queryForObject(sql.delete, Long.class, scope, token) == 1
+					|| this.jdbcTemplate.update(sql.completeApplied, this.appliedRetentionMillis, scope, token) == 1;
+		});
 	}
 
 	@Override
@@ -181,7 +215,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	@Override
 	public boolean openStream(String scope, String token, byte[] head) {
-		return access("openStream", () -> this.jdbcTemplate.update(this.sql.openStream, head, scope, token) == 1);
+		return access("openStream", () -> this.jdbcTemplate.update(statements().openStream, head, scope, token) == 1);
 	}
 
 	@Override
@@ -197,14 +231,14 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		args[args.length - 3] = scope;
 		args[args.length - 2] = token;
 		args[args.length - 1] = fromSequence - 1;
-		String statement = this.sql.appendEvents(events.size());
+		String statement = statements().appendEvents(events.size());
 		return access("appendEvents", () -> this.jdbcTemplate.update(statement, args) == events.size());
 	}
 
 	@Override
 	public boolean completeStream(String scope, String token, Duration ttl) {
 		return access("completeStream",
-				() -> this.jdbcTemplate.update(this.sql.completeStream, ttl.toMillis(), scope, token) == 1);
+				() -> this.jdbcTemplate.update(statements().completeStream, ttl.toMillis(), scope, token) == 1);
 	}
 
 	@Override
@@ -237,7 +271,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 */
 	public void markApplied(String scope, String token) {
 		int updated = access("markApplied",
-				() -> this.jdbcTemplate.update(this.sql.markApplied, this.appliedRetentionMillis, scope, token));
+				() -> this.jdbcTemplate.update(this.joined.markApplied, this.appliedRetentionMillis, scope, token));
 		if (updated == 0) {
 			throw new LeaseLostException(scope);
 		}
@@ -258,7 +292,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 			int total = 0;
 			int deleted;
 			do {
-				deleted = this.jdbcTemplate.queryForObject(this.sql.purge, Long.class, batchSize).intValue();
+				deleted = this.jdbcTemplate.queryForObject(statements().purge, Long.class, batchSize).intValue();
 				total += deleted;
 			}
 			while (deleted == batchSize);
@@ -271,15 +305,46 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		return this.jdbcTemplate.getDataSource();
 	}
 
-	private Row read(String scope) {
-		List<Row> rows = this.jdbcTemplate.query(this.sql.select, JdbcIdempotencyStore::row, scope);
-		return rows.isEmpty() ? null : rows.get(0);
+	/**
+	 * The statements a call runs: those that relax their commit only when the call is its own
+	 * transaction, never when it joins one bound to the calling thread (as JdbcTemplate would).
+	 */
+	private PostgresStatements statements() {
+		return (this.sql == this.joined
+				|| TransactionSynchronizationManager.getResource(this.jdbcTemplate.getDataSource()) != null)
+				? this.joined : this.sql;
 	}
 
-	private static Row row(ResultSet rs, int rowNum) throws SQLException {
-		return new Row(rs.getString("fingerprint"), rs.getString("state"), rs.getLong("version"),
-				rs.getBoolean("expired"), rs.getBoolean("lease_live"), rs.getString("outcome_kind"),
-				rs.getBytes("outcome"));
+	/**
+	 * The answer of the begin statement's one row, or {@code null} when the row changed while the
+	 * statement ran and the caller has to ask again.
+	 */
+	private static @Nullable BeginResult beginAnswer(ResultSet rs) throws SQLException {
+		if (!rs.next()) {
+			throw new IdempotencyStoreException("begin answered no row");
+		}
+		if (rs.getBoolean("acquired")) {
+			return BeginResult.acquired();
+		}
+		String state = rs.getString("state");
+		if (state == null || rs.getBoolean("expired")) {
+			return null;
+		}
+		if (!rs.getBoolean("same")) {
+			return BeginResult.mismatch();
+		}
+		return switch (state) {
+			case COMPLETED -> {
+				String kind = rs.getString("outcome_kind");
+				byte[] outcome = rs.getBytes("outcome");
+				yield BeginResult.completed((kind != null && outcome != null)
+						? new StoredOutcome(StoredOutcome.Kind.ofCode(kind), outcome) : null);
+			}
+			// The effect is committed: never run it again. With the holder gone, say so.
+			case APPLIED -> rs.getBoolean("lease_live") ? BeginResult.inProgress() : BeginResult.completed(null);
+			case IN_PROGRESS -> BeginResult.inProgress();
+			default -> throw new IdempotencyStoreException("Unknown idempotency record state '" + state + "'");
+		};
 	}
 
 	private static Instant instant(ResultSet rs, String column) throws SQLException {
@@ -311,34 +376,6 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		catch (DataAccessException ex) {
 			throw new IdempotencyStoreException(operation + " failed on table " + this.table, ex);
 		}
-	}
-
-	/**
-	 * A row as {@code begin} sees it, with its deadlines already judged by the database.
-	 *
-	 * @param kind the stored outcome's kind, {@code null} when no outcome is stored
-	 */
-	private record Row(String fingerprint, String state, long version, boolean expired, boolean leaseLive,
-			@Nullable String kind, byte @Nullable [] outcome) {
-
-		BeginResult answer(String requested) {
-			if (!this.fingerprint.equals(requested)) {
-				return BeginResult.mismatch();
-			}
-			return switch (this.state) {
-				case COMPLETED -> BeginResult.completed(storedOutcome());
-				// The effect is committed: never run it again. With the holder gone, say so.
-				case APPLIED -> this.leaseLive ? BeginResult.inProgress() : BeginResult.completed(null);
-				case IN_PROGRESS -> BeginResult.inProgress();
-				default -> throw new IdempotencyStoreException("Unknown idempotency record state '" + this.state + "'");
-			};
-		}
-
-		private @Nullable StoredOutcome storedOutcome() {
-			return (this.kind != null && this.outcome != null)
-					? new StoredOutcome(StoredOutcome.Kind.ofCode(this.kind), this.outcome) : null;
-		}
-
 	}
 
 }

@@ -4,7 +4,8 @@ package dev.modelgate.idempotency.jdbc;
  * Every statement {@link JdbcIdempotencyStore} runs, in PostgreSQL's dialect ({@code ON CONFLICT},
  * {@code FOR UPDATE SKIP LOCKED}, {@code statement_timestamp()}, {@code RETURNING} in a CTE), in
  * one place, so that the SQL of another database can sit beside it. Built once per store for its
- * table.
+ * table, with or without the relaxed commit of the writes that run as their own transaction.
+ * Parameters are bound positionally, in the order they appear in the text.
  */
 final class PostgresStatements {
 
@@ -14,11 +15,22 @@ final class PostgresStatements {
 	 */
 	private static final String DEADLINE = "statement_timestamp() + ? * INTERVAL '1 millisecond'";
 
-	final String insert;
+	/**
+	 * Turns off the wait for the WAL flush at the commit of the one statement it is part of, when that
+	 * statement is its own transaction (autocommit): set_config(..., true) lasts until the end of the
+	 * current transaction, and the commit reads it. Inside a business transaction it would change
+	 * that transaction's commit, so statements that can join one have a variant without it.
+	 *
+	 * <p>Only writes that a later write confirms are relaxed: begin, opening a stream and appending to
+	 * it, the purge. The writes that settle a record (complete, completeStream, release) and renew
+	 * (a lost renewal would shorten a running holder's lease) always wait for the flush, and their flush makes every earlier write durable too
+	 * (PostgreSQL's log is flushed in order), as does the commit of a business transaction. A crash
+	 * of the server can lose a begin only together with everything its holder wrote after it in this
+	 * database (its complete then fails, as in any outage), and never a settled record.
+	 */
+	private static final String RELAXED_COMMIT = "set_config('synchronous_commit', 'off', true) IS NOT NULL";
 
-	final String select;
-
-	final String takeOver;
+	final String begin;
 
 	final String renew;
 
@@ -44,25 +56,52 @@ final class PostgresStatements {
 
 	private final String table;
 
-	PostgresStatements(String t) {
+	private final String commit;
+
+	/**
+	 * @param t the table, checked by {@link TableName}
+	 * @param relaxedCommit whether the writes that a later write confirms (see {@link #RELAXED_COMMIT})
+	 * return without waiting for PostgreSQL to flush them to disk
+	 */
+	PostgresStatements(String t, boolean relaxedCommit) {
 		this.table = t;
-		this.insert = """
-				INSERT INTO %s (scope, fingerprint, state, token, version, lease_expires_at, created_at, expires_at)
-				VALUES (?, ?, 'in_progress', ?, 1, %s, statement_timestamp(), %s)
-				ON CONFLICT (scope) DO NOTHING""".formatted(t, DEADLINE, DEADLINE);
-		this.select = """
-				SELECT fingerprint, state, version, expires_at <= statement_timestamp() AS expired,
-					lease_expires_at > statement_timestamp() AS lease_live,
-					outcome_kind, outcome
-				FROM %s WHERE scope = ?""".formatted(t);
-		// Compare-and-set on the version read by the caller: of several callers that found the same
-		// expired row, only the first takes it; the others see version + 1 and look again.
-		this.takeOver = """
-				UPDATE %s SET fingerprint = ?, state = 'in_progress', token = ?, version = version + 1,
-					lease_expires_at = %s, created_at = statement_timestamp(), expires_at = %s,
-					outcome_kind = NULL, outcome = NULL
-				WHERE scope = ? AND version = ? AND expires_at <= statement_timestamp()""".formatted(t, DEADLINE,
-				DEADLINE);
+		String commit = relaxedCommit ? RELAXED_COMMIT : "true";
+		this.commit = commit;
+		// One statement and one round trip whatever the answer; relaxed, as its holder's complete or
+		// business transaction flushes it. The sub-statements share one snapshot:
+		// "existing" is the row as it was when the statement began. An expired row is taken over by
+		// "taken", whose condition PostgreSQL checks again on the latest version of a row changed
+		// meanwhile, so of several callers that found the same expired row only the first takes it.
+		// Only an expired row is updated, so a replay or a duplicate neither locks the row nor waits
+		// for a business transaction that holds it. No row in the snapshot but one inserted since
+		// (insert lost), or an expired row taken by another caller first: nothing acquired and nothing
+		// live to answer from, and the caller asks again. The outcome is read only when it is the
+		// answer: same fingerprint, completed, live.
+		this.begin = """
+				WITH existing AS (
+					SELECT fingerprint = ? AS same, state, expires_at <= statement_timestamp() AS expired,
+						lease_expires_at > statement_timestamp() AS lease_live, outcome_kind, outcome
+					FROM %1$s WHERE scope = ?),
+				taken AS (
+					UPDATE %1$s r SET fingerprint = ?, state = 'in_progress', token = ?, version = r.version + 1,
+						lease_expires_at = %2$s, created_at = statement_timestamp(), expires_at = %2$s,
+						outcome_kind = NULL, outcome = NULL
+					FROM existing e
+					WHERE e.expired AND r.scope = ? AND r.expires_at <= statement_timestamp()
+					RETURNING 1),
+				inserted AS (
+					INSERT INTO %1$s (scope, fingerprint, state, token, version, lease_expires_at, created_at,
+						expires_at)
+					SELECT ?, ?, 'in_progress', ?, 1, %2$s, statement_timestamp(), %2$s
+					WHERE NOT EXISTS (SELECT FROM existing)
+					ON CONFLICT (scope) DO NOTHING
+					RETURNING 1)
+				SELECT EXISTS (SELECT FROM taken) OR EXISTS (SELECT FROM inserted) AS acquired, e.same, e.state,
+					e.expired, e.lease_live,
+					CASE WHEN e.same AND NOT e.expired THEN e.outcome_kind END AS outcome_kind,
+					CASE WHEN e.same AND NOT e.expired THEN e.outcome END AS outcome
+				FROM (VALUES (true)) AS one (x) LEFT JOIN existing e ON true
+				WHERE %3$s""".formatted(t, DEADLINE, commit);
 		// An applied row's expiry is its retention, which must outlast any lease renewed on it.
 		this.renew = """
 				UPDATE %s SET lease_expires_at = %s,
@@ -87,6 +126,7 @@ final class PostgresStatements {
 				UPDATE %s SET state = 'completed', lease_expires_at = NULL, expires_at = %s
 				WHERE scope = ? AND token = ? AND state = 'applied' AND expires_at > statement_timestamp()"""
 			.formatted(t, DEADLINE);
+		// Runs inside the business transaction, which commits it: never relaxed.
 		this.markApplied = """
 				UPDATE %s SET state = 'applied', expires_at = GREATEST(expires_at, %s)
 				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
@@ -97,9 +137,9 @@ final class PostgresStatements {
 		this.purge = """
 				WITH purged AS (DELETE FROM %1$s WHERE scope IN (
 					SELECT scope FROM %1$s WHERE expires_at <= statement_timestamp() LIMIT ? FOR UPDATE SKIP LOCKED)
-					AND expires_at <= statement_timestamp() RETURNING scope),
+					AND expires_at <= statement_timestamp() AND %2$s RETURNING scope),
 				dropped AS (DELETE FROM %1$s_events e USING purged p WHERE e.scope = p.scope)
-				SELECT count(*) FROM purged""".formatted(t);
+				SELECT count(*) FROM purged""".formatted(t, commit);
 		this.inspect = """
 				SELECT state, created_at, expires_at, statement_timestamp() AS now, outcome_kind,
 					octet_length(outcome)::bigint AS outcome_size
@@ -115,8 +155,8 @@ final class PostgresStatements {
 				INSERT INTO %1$s_events (scope, token, seq, data)
 				SELECT scope, token, 0, ? FROM %1$s
 				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND expires_at > statement_timestamp()
-				ON CONFLICT DO NOTHING""".formatted(t);
+					AND expires_at > statement_timestamp() AND %2$s
+				ON CONFLICT DO NOTHING""".formatted(t, commit);
 		this.completeStream = """
 				UPDATE %1$s r SET state = 'completed', lease_expires_at = NULL, outcome_kind = 'stream',
 					outcome = e.data, expires_at = %2$s
@@ -151,8 +191,8 @@ final class PostgresStatements {
 				SELECT r.scope, r.token, v.seq, v.data FROM %1$s r, (VALUES %2$s) AS v (seq, data)
 				WHERE r.scope = ? AND r.token = ? AND r.state IN ('in_progress', 'applied')
 					AND r.expires_at > statement_timestamp()
-					AND (SELECT max(e.seq) FROM %1$s_events e WHERE e.scope = r.scope AND e.token = r.token) = ?"""
-			.formatted(this.table, values);
+					AND (SELECT max(e.seq) FROM %1$s_events e WHERE e.scope = r.scope AND e.token = r.token) = ?
+					AND %3$s""".formatted(this.table, values, this.commit);
 	}
 
 }
