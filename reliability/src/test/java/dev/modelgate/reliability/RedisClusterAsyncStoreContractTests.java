@@ -17,7 +17,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStore;
-import dev.modelgate.idempotency.redis.ReactiveRedisIdempotencyStore;
+import dev.modelgate.idempotency.redis.AsyncRedisIdempotencyStore;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
 import dev.modelgate.idempotency.test.AsyncIdempotencyStoreContractTests;
 import dev.modelgate.reliability.support.RedisClusterExtension;
@@ -61,7 +61,7 @@ class RedisClusterAsyncStoreContractTests extends AsyncIdempotencyStoreContractT
 
 	@Override
 	protected AsyncIdempotencyStore createAsyncStore() {
-		return new ReactiveRedisIdempotencyStore(cluster.connectionFactory(), PREFIX, Duration.ofSeconds(10));
+		return new AsyncRedisIdempotencyStore(cluster.connectionFactory(), PREFIX, Duration.ofSeconds(10));
 	}
 
 	@Override
@@ -71,7 +71,7 @@ class RedisClusterAsyncStoreContractTests extends AsyncIdempotencyStoreContractT
 
 	@Override
 	protected AsyncIdempotencyStore createUnreachableStore() {
-		return new ReactiveRedisIdempotencyStore(unreachable, PREFIX, Duration.ofSeconds(5));
+		return new AsyncRedisIdempotencyStore(unreachable, PREFIX, Duration.ofSeconds(5));
 	}
 
 	@Test

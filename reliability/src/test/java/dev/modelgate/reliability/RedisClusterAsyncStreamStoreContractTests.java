@@ -6,7 +6,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStore;
-import dev.modelgate.idempotency.redis.ReactiveRedisIdempotencyStore;
+import dev.modelgate.idempotency.redis.AsyncRedisIdempotencyStore;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
 import dev.modelgate.idempotency.test.AsyncStreamStoreContractTests;
 import dev.modelgate.reliability.support.RedisClusterExtension;
@@ -22,7 +22,7 @@ class RedisClusterAsyncStreamStoreContractTests extends AsyncStreamStoreContract
 
 	@Override
 	protected AsyncIdempotencyStore createAsyncStore() {
-		return new ReactiveRedisIdempotencyStore(cluster.connectionFactory(), "modelgate:idempotency:",
+		return new AsyncRedisIdempotencyStore(cluster.connectionFactory(), "modelgate:idempotency:",
 				Duration.ofSeconds(10));
 	}
 

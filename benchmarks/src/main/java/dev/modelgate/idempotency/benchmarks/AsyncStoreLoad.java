@@ -31,16 +31,15 @@ import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchema;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyStore;
 import dev.modelgate.idempotency.jdbc.R2dbcTransitions;
 import dev.modelgate.idempotency.redis.HeldReactiveConnectionTransitions;
-import dev.modelgate.idempotency.redis.LettuceAsyncTransitions;
-import dev.modelgate.idempotency.redis.ReactiveRedisIdempotencyStore;
+import dev.modelgate.idempotency.redis.AsyncRedisIdempotencyStore;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
 
 /**
  * New keys ({@code begin} + {@code complete}, 1 KiB outcome) from a non-blocking caller, side by side in
  * one run: for Redis, the blocking store called from a thread per call (the servlet shape), the blocking
- * store on the bounded pool that reactive applications get without a reactive store
- * ({@link BlockingIdempotencyStoreAdapter}, 16 threads), the reactive store (Spring Data Redis's reactive
- * connection) and Lettuce's own asynchronous API; for PostgreSQL, the JDBC store from a thread per call,
+ * store on the bounded pool that reactive applications get without an asynchronous store
+ * ({@link BlockingIdempotencyStoreAdapter}, 16 threads), the asynchronous store (Lettuce's asynchronous
+ * API) and the same calls through Spring Data Redis's reactive connection; for PostgreSQL, the JDBC store from a thread per call,
  * the JDBC store on the bounded pool, and the same SQL through R2DBC. A non-blocking caller keeps
  * {@code concurrency} new keys in flight, each started when the one before it finished. Modes are
  * interleaved (a b c, then c b a, ...) so that drift on a shared machine favours none; one Markdown row
@@ -95,12 +94,10 @@ public final class AsyncStoreLoad {
 					OPERATION_TIMEOUT, POOL_THREADS, 256)) {
 				List<Mode> modes = List.of(new Mode("Redis", "thread per call, blocking store", blocking, null),
 						new Mode("Redis", "bounded pool (16), blocking store", null, pooled),
-						new Mode("Redis", "reactive store (Spring Data Redis reactive)", null,
-								new ReactiveRedisIdempotencyStore(factory, "bench:", OPERATION_TIMEOUT)),
-						new Mode("Redis", "reactive, one connection held (variant)", null,
-								new HeldReactiveConnectionTransitions(factory, "bench:", OPERATION_TIMEOUT)),
-						new Mode("Redis", "Lettuce async API (RedisFuture)", null,
-								new LettuceAsyncTransitions(factory, "bench:", OPERATION_TIMEOUT)));
+						new Mode("Redis", "async store (Lettuce async API)", null,
+								new AsyncRedisIdempotencyStore(factory, "bench:", OPERATION_TIMEOUT)),
+						new Mode("Redis", "Spring Data Redis reactive connection (variant)", null,
+								new HeldReactiveConnectionTransitions(factory, "bench:", OPERATION_TIMEOUT)));
 				measure(modes, 1, run, rounds);
 			}
 			factory.destroy();

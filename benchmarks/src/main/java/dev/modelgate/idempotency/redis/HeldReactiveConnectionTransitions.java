@@ -20,10 +20,11 @@ import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**
- * A variant of {@link ReactiveRedisIdempotencyStore} for {@code AsyncStoreLoad}: one reactive connection
- * held for every call, instead of one asked of the factory per call, to measure what that costs.
- * {@code begin} and {@code complete} only; no {@code NOSCRIPT} fallback (the benchmark's server has the
- * scripts once the store it measures first has run them).
+ * The other client the asynchronous Redis store could have been built on, for {@code AsyncStoreLoad} to
+ * measure beside it: {@code begin} and {@code complete} through Spring Data Redis's reactive connection
+ * (Lettuce's reactive API under Reactor), one connection held for every call, the same scripts,
+ * arguments, answer reading and operation timeout. No {@code NOSCRIPT} fallback (the benchmark's server
+ * has the scripts once the modes before it have run them).
  */
 public final class HeldReactiveConnectionTransitions implements AsyncIdempotencyStore {
 

@@ -11,7 +11,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
-import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.modelgate.idempotency.actuate.IdempotencyStoreHealthIndicator;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
@@ -20,7 +20,7 @@ import dev.modelgate.idempotency.core.BeginResult.Outcome;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
-import dev.modelgate.idempotency.redis.ReactiveRedisIdempotencyStore;
+import dev.modelgate.idempotency.redis.AsyncRedisIdempotencyStore;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
 import dev.modelgate.idempotency.testsupport.RedisTestServer;
 
@@ -61,7 +61,7 @@ abstract class AbstractRedisReactiveStoreTests {
 	void reactiveApplicationOnRedisGetsTheReactiveStoreOnTheBlockingStoresRecords() {
 		this.reactive.withPropertyValues("modelgate.idempotency.store=redis").run((context) -> {
 			assertThat(context).hasSingleBean(AsyncIdempotencyStore.class);
-			assertThat(context.getBean(AsyncIdempotencyStore.class)).isInstanceOf(ReactiveRedisIdempotencyStore.class);
+			assertThat(context.getBean(AsyncIdempotencyStore.class)).isInstanceOf(AsyncRedisIdempotencyStore.class);
 			assertThat(context.getBean(IdempotencyStore.class)).isInstanceOf(RedisIdempotencyStore.class);
 			AsyncIdempotencyStore async = context.getBean(AsyncIdempotencyStore.class);
 			IdempotencyStore blocking = context.getBean(IdempotencyStore.class);
@@ -78,7 +78,7 @@ abstract class AbstractRedisReactiveStoreTests {
 
 	@Test
 	void reactiveStoreIsTheAutomaticChoiceWhenRedisIs() {
-		this.reactive.run((context) -> assertThat(context).hasSingleBean(ReactiveRedisIdempotencyStore.class)
+		this.reactive.run((context) -> assertThat(context).hasSingleBean(AsyncRedisIdempotencyStore.class)
 			.hasSingleBean(RedisIdempotencyStore.class));
 	}
 
@@ -101,9 +101,9 @@ abstract class AbstractRedisReactiveStoreTests {
 	@Test
 	void followsTheBlockingStoreWhenItIsNotRedis() {
 		this.reactive.withPropertyValues("modelgate.idempotency.store=memory")
-			.run((context) -> assertThat(context).doesNotHaveBean(ReactiveRedisIdempotencyStore.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(AsyncRedisIdempotencyStore.class));
 		this.reactive.withBean(IdempotencyStore.class, InMemoryIdempotencyStore::new)
-			.run((context) -> assertThat(context).doesNotHaveBean(ReactiveRedisIdempotencyStore.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(AsyncRedisIdempotencyStore.class));
 	}
 
 	@Test
@@ -129,14 +129,14 @@ abstract class AbstractRedisReactiveStoreTests {
 	}
 
 	@Test
-	void notWithoutReactiveRedisOnTheClassPath() {
+	void notWithoutLettuceOnTheClassPath() {
 		new ReactiveWebApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(ModelgateIdempotencyAutoConfiguration.class))
-			.withClassLoader(new FilteredClassLoader(ReactiveRedisConnectionFactory.class))
+			.withClassLoader(new FilteredClassLoader(LettuceConnectionFactory.class))
 			.withPropertyValues("modelgate.idempotency.store=memory")
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(IdempotencyStore.class)
-				.doesNotHaveBean(ReactiveRedisIdempotencyStore.class));
+				.doesNotHaveBean(AsyncRedisIdempotencyStore.class));
 	}
 
 	@Test

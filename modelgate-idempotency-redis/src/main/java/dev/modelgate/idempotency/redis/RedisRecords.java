@@ -24,7 +24,7 @@ import dev.modelgate.idempotency.core.StreamEvent;
 import dev.modelgate.idempotency.core.StreamSlice;
 
 /**
- * What the blocking {@link RedisIdempotencyStore} and the non-blocking {@link ReactiveRedisIdempotencyStore}
+ * What the blocking {@link RedisIdempotencyStore} and the non-blocking {@link AsyncRedisIdempotencyStore}
  * share, so that both read and write the same records and a fleet can mix them on one Redis: the Lua
  * scripts (each read once), the record's key, each script's arguments and the reading of its answer.
  *

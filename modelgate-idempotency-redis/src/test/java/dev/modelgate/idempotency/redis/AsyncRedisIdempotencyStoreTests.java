@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * store: the record's layout is the blocking store's, an unreadable record and a server that stopped
  * answering fail the future, and the scripts are loaded again after the server forgot them.
  */
-class ReactiveRedisIdempotencyStoreTests extends AsyncIdempotencyStoreContractTests {
+class AsyncRedisIdempotencyStoreTests extends AsyncIdempotencyStoreContractTests {
 
 	// Unique per run, so that builds sharing one Redis never see each other's records.
 	private static final String PREFIX = "modelgate:test:" + UUID.randomUUID() + ":";
@@ -69,7 +69,7 @@ class ReactiveRedisIdempotencyStoreTests extends AsyncIdempotencyStoreContractTe
 
 	@Override
 	protected AsyncIdempotencyStore createAsyncStore() {
-		return new ReactiveRedisIdempotencyStore(connectionFactory, PREFIX, OPERATION_TIMEOUT);
+		return new AsyncRedisIdempotencyStore(connectionFactory, PREFIX, OPERATION_TIMEOUT);
 	}
 
 	@Override
@@ -79,7 +79,7 @@ class ReactiveRedisIdempotencyStoreTests extends AsyncIdempotencyStoreContractTe
 
 	@Override
 	protected AsyncIdempotencyStore createUnreachableStore() {
-		return new ReactiveRedisIdempotencyStore(closedPort, PREFIX, OPERATION_TIMEOUT);
+		return new AsyncRedisIdempotencyStore(closedPort, PREFIX, OPERATION_TIMEOUT);
 	}
 
 	@Test
@@ -124,7 +124,7 @@ class ReactiveRedisIdempotencyStoreTests extends AsyncIdempotencyStoreContractTe
 			LettuceConnectionFactory factory = server.connectionFactory(
 					LettuceClientConfiguration.builder().commandTimeout(Duration.ofMinutes(1)).build());
 			try {
-				AsyncIdempotencyStore store = new ReactiveRedisIdempotencyStore(factory, PREFIX, Duration.ofMillis(500));
+				AsyncIdempotencyStore store = new AsyncRedisIdempotencyStore(factory, PREFIX, Duration.ofMillis(500));
 				assertThat(store.begin(scopeHash(), "fp", token(), LONG).join().outcome()).isEqualTo(Outcome.ACQUIRED);
 				server.freeze();
 				CompletableFuture<BeginResult> begin = store.begin(scopeHash(), "fp", token(), LONG);
@@ -151,7 +151,7 @@ class ReactiveRedisIdempotencyStoreTests extends AsyncIdempotencyStoreContractTe
 		try (RedisProcess server = RedisProcess.start()) {
 			LettuceConnectionFactory factory = server.connectionFactory();
 			try {
-				AsyncIdempotencyStore store = new ReactiveRedisIdempotencyStore(factory, PREFIX, OPERATION_TIMEOUT);
+				AsyncIdempotencyStore store = new AsyncRedisIdempotencyStore(factory, PREFIX, OPERATION_TIMEOUT);
 				String scope = scopeHash();
 				String token = token();
 				assertThat(store.begin(scope, "fp", token, LONG).join().outcome()).isEqualTo(Outcome.ACQUIRED);
@@ -170,7 +170,7 @@ class ReactiveRedisIdempotencyStoreTests extends AsyncIdempotencyStoreContractTe
 		try (RedisProcess server = RedisProcess.start()) {
 			LettuceConnectionFactory factory = server.connectionFactory();
 			try {
-				AsyncIdempotencyStore store = new ReactiveRedisIdempotencyStore(factory, PREFIX, OPERATION_TIMEOUT);
+				AsyncIdempotencyStore store = new AsyncRedisIdempotencyStore(factory, PREFIX, OPERATION_TIMEOUT);
 				// Connects and has the server cache the scripts, so that only steady-state calls are counted.
 				String warmUp = scopeHash();
 				String token = token();

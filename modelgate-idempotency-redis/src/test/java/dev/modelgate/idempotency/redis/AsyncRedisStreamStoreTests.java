@@ -16,7 +16,7 @@ import dev.modelgate.idempotency.test.AsyncStreamStoreContractTests;
 import dev.modelgate.idempotency.testsupport.RedisTestServer;
 
 /** The asynchronous stream contract on a real Redis, with the blocking store on the same key space. */
-class ReactiveRedisStreamStoreTests extends AsyncStreamStoreContractTests {
+class AsyncRedisStreamStoreTests extends AsyncStreamStoreContractTests {
 
 	// Unique per run, so that builds sharing one Redis never see each other's records.
 	private static final String PREFIX = "modelgate:test:" + UUID.randomUUID() + ":";
@@ -40,7 +40,7 @@ class ReactiveRedisStreamStoreTests extends AsyncStreamStoreContractTests {
 
 	@Override
 	protected AsyncIdempotencyStore createAsyncStore() {
-		return new ReactiveRedisIdempotencyStore(connectionFactory, PREFIX, Duration.ofSeconds(10));
+		return new AsyncRedisIdempotencyStore(connectionFactory, PREFIX, Duration.ofSeconds(10));
 	}
 
 	@Override
