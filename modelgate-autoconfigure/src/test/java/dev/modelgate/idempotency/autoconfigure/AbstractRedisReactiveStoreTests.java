@@ -17,12 +17,14 @@ import dev.modelgate.idempotency.actuate.IdempotencyStoreHealthIndicator;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.BeginResult.Outcome;
+import dev.modelgate.idempotency.core.BlockingIdempotencyStoreAdapter;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.redis.AsyncRedisIdempotencyStore;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
 import dev.modelgate.idempotency.testsupport.RedisTestServer;
+import dev.modelgate.idempotency.web.IdempotencyWebFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;
@@ -74,6 +76,14 @@ abstract class AbstractRedisReactiveStoreTests {
 			assertThat(replay.join().stored()).isEqualTo(outcome);
 			blocking.delete(scope);
 		});
+	}
+
+	@Test
+	void webFluxFilterRunsOnTheAsyncStoreInsteadOfAPool() {
+		this.reactive.withConfiguration(AutoConfigurations.of(ModelgateIdempotencyWebFluxAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasSingleBean(IdempotencyWebFilter.class)
+				.hasSingleBean(AsyncRedisIdempotencyStore.class)
+				.doesNotHaveBean(BlockingIdempotencyStoreAdapter.class));
 	}
 
 	@Test
