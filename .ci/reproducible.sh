@@ -12,7 +12,9 @@ published=(
   modelgate-idempotency-core
   modelgate-idempotency-redis
   modelgate-idempotency-postgresql
+  modelgate-idempotency-http
   modelgate-idempotency-webmvc
+  modelgate-idempotency-webflux
   modelgate-idempotency-test
   modelgate-autoconfigure
   modelgate-spring-boot-starter

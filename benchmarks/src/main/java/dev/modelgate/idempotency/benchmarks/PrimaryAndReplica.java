@@ -40,6 +40,18 @@ final class PrimaryAndReplica implements AutoCloseable {
 		}
 	}
 
+	/** Starts a primary alone, without a replica. */
+	static PrimaryAndReplica startPrimaryOnly() {
+		try {
+			PrimaryAndReplica redis = new PrimaryAndReplica();
+			redis.launch(redis.primaryPort);
+			return redis;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
 	int primaryPort() {
 		return this.primaryPort;
 	}

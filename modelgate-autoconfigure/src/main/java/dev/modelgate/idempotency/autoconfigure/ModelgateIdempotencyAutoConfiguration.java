@@ -39,7 +39,8 @@ import dev.modelgate.idempotency.web.StreamSettings;
 /**
  * Auto-configures Idempotency-Key handling: a store (Redis, JDBC or memory, in that order of
  * preference under {@code store=auto}), the coordinator that drives the state machine on it, and,
- * in a servlet web application, the filter for {@code @Idempotent} endpoints.
+ * in a servlet web application, the filter for {@code @Idempotent} endpoints. In a reactive web
+ * application on Redis, a non-blocking Redis store beside the blocking one.
  *
  * <p>The store and coordinator do not require a web application, so that non-HTTP work can use them.
  */
@@ -55,8 +56,8 @@ import dev.modelgate.idempotency.web.StreamSettings;
 		"org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "modelgate.idempotency.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(ModelgateIdempotencyProperties.class)
-@Import({ RedisStoreConfiguration.class, JdbcStoreConfiguration.class, MemoryStoreConfiguration.class,
-		NoStoreConfiguration.class })
+@Import({ RedisStoreConfiguration.class, ReactiveRedisStoreConfiguration.class, JdbcStoreConfiguration.class,
+		MemoryStoreConfiguration.class, NoStoreConfiguration.class })
 public class ModelgateIdempotencyAutoConfiguration {
 
 	@Bean

@@ -50,7 +50,7 @@ final class AcknowledgedScripts implements AutoCloseable {
 				return pipelined(connection, script, false, keyAndArgs);
 			}
 			catch (RuntimeException ex) {
-				if (!isNoScript(ex)) {
+				if (!RedisRecords.isNoScript(ex)) {
 					throw ex;
 				}
 				// A new or promoted primary has not seen the script yet: EVAL loads it for next time.
@@ -80,15 +80,6 @@ final class AcknowledgedScripts implements AutoCloseable {
 		}
 		List<Object> results = connection.closePipeline();
 		return new Acknowledged<>((T) results.get(0), (Long) results.get(1));
-	}
-
-	private static boolean isNoScript(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause.getMessage() != null && cause.getMessage().contains("NOSCRIPT")) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	private static byte[] bytes(long value) {

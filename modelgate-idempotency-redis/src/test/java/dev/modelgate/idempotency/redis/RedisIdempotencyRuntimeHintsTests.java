@@ -19,7 +19,7 @@ class RedisIdempotencyRuntimeHintsTests {
 		for (String script : new String[] { "begin", "renew", "complete", "release", "find", "stream_open",
 				"stream_append", "stream_complete", "stream_read" }) {
 			assertThat(RuntimeHintsPredicates.resource()
-				.forResource(RedisIdempotencyStore.SCRIPT_LOCATION + script + ".lua")).accepts(hints);
+				.forResource(RedisRecords.SCRIPT_LOCATION + script + ".lua")).accepts(hints);
 		}
 	}
 

@@ -1,0 +1,12 @@
+package dev.modelgate.idempotency.autoconfigure;
+
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+
+/** The reactive Redis store's auto-configuration on Spring Boot 4, after its Redis auto-configuration. */
+class RedisReactiveStoreTests extends AbstractRedisReactiveStoreTests {
+
+	RedisReactiveStoreTests() {
+		super(DataRedisAutoConfiguration.class);
+	}
+
+}
