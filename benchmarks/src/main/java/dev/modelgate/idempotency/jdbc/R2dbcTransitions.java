@@ -18,12 +18,22 @@ import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**
  * What an R2DBC store would cost, for {@code AsyncStoreLoad} to measure beside the JDBC store on a bounded
- * pool: the JDBC store's own {@code INSERT ... ON CONFLICT DO NOTHING} for a new key's {@code begin} and
+ * pool: the JDBC store's former {@code INSERT ... ON CONFLICT DO NOTHING} for a new key's {@code begin} and
  * its {@code UPDATE} for {@code complete}, the same SQL text with {@code $n} placeholders, run through
  * r2dbc-postgresql on an r2dbc-pool connection pool, bounded by the operation timeout. Only a new key's
  * path is written (a {@code begin} that finds a record fails): enough to measure, not a store.
  */
 public final class R2dbcTransitions implements AsyncIdempotencyStore {
+
+	/**
+	 * The JDBC store's {@code begin} for a new key when this was measured (before issue 15 made
+	 * {@code begin} one statement for every answer): an insert that does nothing when the key exists.
+	 */
+	private static final String NEW_KEY_INSERT = """
+			INSERT INTO %s (scope, fingerprint, state, token, version, lease_expires_at, created_at, expires_at)
+			VALUES (?, ?, 'in_progress', ?, 1, statement_timestamp() + ? * INTERVAL '1 millisecond',
+				statement_timestamp(), statement_timestamp() + ? * INTERVAL '1 millisecond')
+			ON CONFLICT (scope) DO NOTHING""";
 
 	private final ConnectionFactory connections;
 
@@ -39,9 +49,10 @@ public final class R2dbcTransitions implements AsyncIdempotencyStore {
 	 * @param operationTimeout how long a call may take
 	 */
 	public R2dbcTransitions(ConnectionFactory connections, String tableName, Duration operationTimeout) {
-		PostgresStatements sql = new PostgresStatements(TableName.of(tableName).qualified());
+		String table = TableName.of(tableName).qualified();
+		PostgresStatements sql = new PostgresStatements(table, false);
 		this.connections = connections;
-		this.insert = numbered(sql.insert);
+		this.insert = numbered(NEW_KEY_INSERT.formatted(table));
 		this.complete = numbered(sql.complete);
 		this.operationTimeout = operationTimeout;
 	}
