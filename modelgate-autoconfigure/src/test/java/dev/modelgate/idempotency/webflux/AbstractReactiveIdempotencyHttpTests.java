@@ -39,7 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "spring.main.web-application-type=reactive", "modelgate.idempotency.max-request-size=8KB",
 				"modelgate.idempotency.max-response-size=8KB",
 				"modelgate.idempotency.client-identity-header=Authorization",
-				"modelgate.idempotency.wait-timeout=10s",
+				"modelgate.idempotency.wait-timeout=10s", "modelgate.idempotency.routes[0].method=POST",
+				"modelgate.idempotency.routes[0].path=/functional/orders/{id}",
 				// Generous, so that a loaded machine does not turn a slow store call into a 503.
 				"modelgate.idempotency.operation-timeout=10s" })
 abstract class AbstractReactiveIdempotencyHttpTests {
@@ -345,6 +346,18 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 			assertThat(status(result)).as(text(result)).isEqualTo(201);
 			assertThat(result.getResponseBody()).isEqualTo(body);
 		});
+	}
+
+	@Test
+	void functionalRouteDeclaredByConfigurationIsIdempotent() {
+		String key = newKey();
+		EntityExchangeResult<byte[]> first = post("/functional/orders/7", key, "{\"item\":\"book\"}");
+		EntityExchangeResult<byte[]> second = post("/functional/orders/7", key, "{\"item\":\"book\"}");
+		assertThat(status(first)).as(text(first)).isEqualTo(201);
+		assertThat(second.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+		assertThat(second.getResponseBody()).isEqualTo(first.getResponseBody());
+		assertProblem(post("/functional/orders/8", key, "{\"item\":\"book\"}"), 422, "idempotency_key_reused");
+		assertThat(this.runs.of("functional")).isEqualTo(1);
 	}
 
 	private EntityExchangeResult<byte[]> events(String query, String key, String lastEventId) {

@@ -24,6 +24,10 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.reactive.function.server.RequestPredicates;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerResponse;
 
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
@@ -43,6 +47,19 @@ public class ReactiveTestApplication {
 	@Bean
 	StoreCalls storeCalls() {
 		return new StoreCalls();
+	}
+
+	/** A functional endpoint, made idempotent by the tests' modelgate.idempotency.routes. */
+	@Bean
+	RouterFunction<ServerResponse> functionalOrders(Runs runs) {
+		return RouterFunctions.route(RequestPredicates.POST("/functional/orders/{id}"), (request) -> {
+			int run = runs.increment("functional");
+			return request.bodyToMono(String.class)
+				.defaultIfEmpty("")
+				.flatMap((body) -> ServerResponse.status(HttpStatus.CREATED)
+					.contentType(MediaType.APPLICATION_JSON)
+					.bodyValue("{\"run\":" + run + "}"));
+		});
 	}
 
 	/** Counts every call the engine makes to the store. */
