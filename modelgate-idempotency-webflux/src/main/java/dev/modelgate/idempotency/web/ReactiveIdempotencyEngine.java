@@ -255,7 +255,7 @@ public class ReactiveIdempotencyEngine {
 	/** Asks {@code begin}, and again while a duplicate runs and the caller waits for it. */
 	private Mono<Began> begin(String scope, String fingerprint, String token, Duration leaseTtl, long deadline,
 			Duration pause, boolean waited) {
-		return Mono.fromFuture(() -> this.store.begin(scope, fingerprint, token, leaseTtl), true)
+		return Mono.defer(() -> StoreAnswers.of(this.store.begin(scope, fingerprint, token, leaseTtl), this.timers))
 			.onErrorMap((ex) -> !(ex instanceof IdempotencyStoreException),
 					(ex) -> new IdempotencyStoreException("begin failed", ex))
 			.flatMap((result) -> {
@@ -332,7 +332,7 @@ public class ReactiveIdempotencyEngine {
 		decide(IdempotencyOutcome.ACQUIRED, keyed);
 		AsyncLease lease = new AsyncLease(this.store, this.timers, keyed.scope(), token, endpoint.leaseTtl());
 		ReactiveSettlement settlement = new ReactiveSettlement(lease, this.reporter, keyed.method(), endpoint.route(),
-				endpoint.ttl());
+				endpoint.ttl(), this.timers);
 		StreamReporting reporting = new StreamReporting(this.reporter, keyed.method(), endpoint.route());
 		CapturedResponse captured = new CapturedResponse(exchange.getResponse(), settlement, this.responsePolicy,
 				this.replayHeaders, this.settings.maxResponseBytes(),
