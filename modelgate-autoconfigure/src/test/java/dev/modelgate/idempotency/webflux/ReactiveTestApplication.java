@@ -228,6 +228,13 @@ public class ReactiveTestApplication {
 			return exchange.getMultipartData().map((parts) -> "run " + run + " parts " + parts.keySet());
 		}
 
+		@PostMapping(path = "/forms", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+		@Idempotent
+		Mono<String> form(ServerWebExchange exchange) {
+			int run = this.runs.increment("forms");
+			return exchange.getFormData().map((form) -> "run " + run + " item " + form.getFirst("item"));
+		}
+
 		/** Blocks an event-loop thread on purpose, to show that BlockHound is watching. */
 		@GetMapping("/blocking")
 		Mono<String> blocking() {
