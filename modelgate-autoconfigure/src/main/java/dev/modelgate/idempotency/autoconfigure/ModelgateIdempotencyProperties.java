@@ -9,6 +9,8 @@ import org.springframework.util.unit.DataSize;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
+import dev.modelgate.idempotency.Idempotent;
+
 /**
  * Configuration of Idempotency-Key handling for {@code @Idempotent} endpoints.
  *

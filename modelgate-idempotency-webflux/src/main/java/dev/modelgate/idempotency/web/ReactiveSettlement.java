@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 
 import dev.modelgate.idempotency.core.DecisionReporter;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
@@ -40,7 +41,13 @@ final class ReactiveSettlement {
 
 	private final AtomicBoolean settled = new AtomicBoolean();
 
-	ReactiveSettlement(AsyncLease lease, DecisionReporter reporter, String method, String route, Duration ttl) {
+	private volatile boolean streaming;
+
+	private final Scheduler scheduler;
+
+	ReactiveSettlement(AsyncLease lease, DecisionReporter reporter, String method, String route, Duration ttl,
+			Scheduler scheduler) {
+		this.scheduler = scheduler;
 		this.lease = lease;
 		this.reporter = reporter;
 		this.method = method;
@@ -58,6 +65,20 @@ final class ReactiveSettlement {
 
 	boolean isSettled() {
 		return this.settled.get();
+	}
+
+	/** The run's answer is a stream, which settles the attempt itself, whatever becomes of its client. */
+	void streaming() {
+		this.streaming = true;
+	}
+
+	boolean isStreaming() {
+		return this.streaming;
+	}
+
+	/** Releases the key of a stream that failed before its end. */
+	Mono<Void> releaseStream(String warning) {
+		return release(warning);
 	}
 
 	/**
@@ -146,8 +167,8 @@ final class ReactiveSettlement {
 	}
 
 	/** Subscribing does not start the call (it already runs) and cancelling does not stop it. */
-	private static Mono<Boolean> settle(CompletableFuture<Boolean> future) {
-		return Mono.fromFuture(future, true);
+	private Mono<Boolean> settle(CompletableFuture<Boolean> future) {
+		return StoreAnswers.of(future, this.scheduler);
 	}
 
 	private static CompletableFuture<Boolean> safely(java.util.function.Supplier<CompletableFuture<Boolean>> call) {
