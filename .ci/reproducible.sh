@@ -12,6 +12,7 @@ published=(
   modelgate-idempotency-core
   modelgate-idempotency-redis
   modelgate-idempotency-postgresql
+  modelgate-idempotency-http
   modelgate-idempotency-webmvc
   modelgate-idempotency-test
   modelgate-autoconfigure
