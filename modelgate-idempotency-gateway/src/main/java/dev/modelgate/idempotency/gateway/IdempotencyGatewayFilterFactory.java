@@ -140,12 +140,16 @@ public class IdempotencyGatewayFilterFactory extends AbstractGatewayFilterFactor
 
 		@Override
 		public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+			ReactiveIdempotencyEngine engine = IdempotencyGatewayFilterFactory.this.idempotency;
+			if (!this.settings.required() && engine.canSkip(exchange.getRequest())) {
+				return chain.filter(exchange);
+			}
 			String routeId = routeId(exchange);
 			IdempotentEndpoint endpoint = new IdempotentEndpoint(routeId,
 					this.settings.scopeName().isEmpty() ? routeId : this.settings.scopeName(), this.settings.required(),
 					this.settings.ttl(), this.settings.leaseTtl(), this.settings.waitTimeout(),
 					this.settings.ignoreFields(), this.settings.onStoreFailure(), this.settings.attachToStream());
-			return IdempotencyGatewayFilterFactory.this.idempotency.filter(exchange, endpoint, chain::filter);
+			return engine.handle(exchange, endpoint, chain::filter);
 		}
 
 		private String routeId(ServerWebExchange exchange) {
