@@ -1,0 +1,194 @@
+package dev.modelgate.idempotency.web;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationAwareOrderComparator;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.reactive.result.method.AbstractHandlerMethodMapping;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.ServerWebExchangeDecorator;
+import org.springframework.web.util.pattern.PathPattern;
+
+import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.idempotency.core.AnnotationDurations;
+import dev.modelgate.idempotency.core.CanonicalBody;
+
+/**
+ * Finds the {@code @Idempotent} handler a reactive request is bound for, before the
+ * {@code DispatcherHandler} runs: at start-up it collects the annotated handler methods of the
+ * application's handler mappings; per request it asks the mappings, in the dispatcher's order, which
+ * handler the request goes to, on an exchange of its own attributes, so that nothing the lookup
+ * writes (matched pattern, path variables) reaches the real exchange, which the dispatcher resolves
+ * again.
+ */
+public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingleton {
+
+	private final Supplier<List<HandlerMapping>> handlerMappingsSupplier;
+
+	private final Defaults defaults;
+
+	private volatile List<HandlerMapping> handlerMappings = List.of();
+
+	private volatile Map<Method, IdempotentEndpoint> annotated = Map.of();
+
+	private volatile boolean keyRequired;
+
+	/**
+	 * @param handlerMappings supplies the application's handler mappings once every singleton exists
+	 * @param defaults the global values annotations fall back to
+	 */
+	public ReactiveIdempotentHandlerResolver(Supplier<List<HandlerMapping>> handlerMappings, Defaults defaults) {
+		this.handlerMappingsSupplier = handlerMappings;
+		this.defaults = defaults;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		List<HandlerMapping> mappings = new ArrayList<>(this.handlerMappingsSupplier.get());
+		AnnotationAwareOrderComparator.sort(mappings);
+		Map<Method, IdempotentEndpoint> found = new HashMap<>();
+		for (HandlerMapping mapping : mappings) {
+			if (mapping instanceof AbstractHandlerMethodMapping<?> methods) {
+				for (HandlerMethod handler : methods.getHandlerMethods().values()) {
+					Idempotent annotation = AnnotatedElementUtils.findMergedAnnotation(handler.getMethod(),
+							Idempotent.class);
+					if (annotation == null) {
+						annotation = AnnotatedElementUtils.findMergedAnnotation(handler.getBeanType(), Idempotent.class);
+					}
+					if (annotation != null) {
+						found.put(handler.getMethod(), endpoint(annotation, handler));
+					}
+				}
+			}
+		}
+		this.handlerMappings = List.copyOf(mappings);
+		this.annotated = Map.copyOf(found);
+		this.keyRequired = found.values().stream().anyMatch(IdempotentEndpoint::required);
+	}
+
+	/** {@return whether any handler is annotated at all} */
+	public boolean hasIdempotentHandlers() {
+		return !this.annotated.isEmpty();
+	}
+
+	/** {@return whether any annotated handler refuses requests without a key ({@code required = true})} */
+	public boolean hasKeyRequiredHandlers() {
+		return this.keyRequired;
+	}
+
+	/**
+	 * Finds the handler the request is bound for, as the dispatcher will.
+	 * @param exchange the incoming exchange
+	 * @return the endpoint the request is bound for, or empty when its handler is not
+	 * {@code @Idempotent} (or the lookup fails: the dispatcher will meet the same failure and report it)
+	 */
+	public Mono<IdempotentEndpoint> resolve(ServerWebExchange exchange) {
+		if (this.annotated.isEmpty()) {
+			return Mono.empty();
+		}
+		IsolatedExchange isolated = new IsolatedExchange(exchange);
+		return Flux.fromIterable(this.handlerMappings)
+			.concatMap((mapping) -> mapping.getHandler(isolated))
+			.next()
+			.flatMap((handler) -> {
+				if (!(handler instanceof HandlerMethod method)) {
+					return Mono.empty();
+				}
+				IdempotentEndpoint endpoint = this.annotated.get(method.getMethod());
+				if (endpoint == null) {
+					return Mono.empty();
+				}
+				Object pattern = isolated.getAttributes().get(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+				String route = (pattern instanceof PathPattern path) ? path.getPatternString()
+						: (pattern != null) ? pattern.toString() : exchange.getRequest().getPath().value();
+				return Mono.just(endpoint.withRoute(route));
+			})
+			.onErrorResume((ex) -> Mono.empty());
+	}
+
+	private IdempotentEndpoint endpoint(Idempotent annotation, HandlerMethod handler) {
+		try {
+			return new IdempotentEndpoint("", annotation.scope(), annotation.required(),
+					duration(annotation.ttl(), this.defaults.ttl(), "ttl"),
+					duration(annotation.leaseTtl(), this.defaults.leaseTtl(), "leaseTtl"), waitTimeout(annotation),
+					CanonicalBody.pointers(annotation.ignoreFields()), annotation.onStoreFailure(),
+					annotation.attachToStream());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("@Idempotent on " + describe(handler) + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	private Duration waitTimeout(Idempotent annotation) {
+		Idempotent.InProgress inProgress = (annotation.inProgress() != Idempotent.InProgress.DEFAULT)
+				? annotation.inProgress() : this.defaults.inProgress();
+		return (inProgress == Idempotent.InProgress.WAIT) ? this.defaults.waitTimeout() : Duration.ZERO;
+	}
+
+	private static String describe(HandlerMethod handler) {
+		return handler.getBeanType().getName() + "#" + handler.getMethod().getName() + Arrays
+			.stream(handler.getMethod().getParameterTypes())
+			.map(Class::getSimpleName)
+			.collect(Collectors.joining(", ", "(", ")"));
+	}
+
+	private static Duration duration(String value, Duration fallback, String attribute) {
+		@Nullable Duration duration = AnnotationDurations.parse(value, attribute);
+		return (duration != null) ? duration : fallback;
+	}
+
+	/**
+	 * The global values an annotation falls back to.
+	 *
+	 * @param ttl how long completed responses are kept
+	 * @param leaseTtl how long a lease lasts between heartbeats
+	 * @param waitTimeout how long a duplicate waits when its endpoint waits
+	 * @param inProgress what a duplicate gets on endpoints that leave {@code inProgress} to the
+	 * default: {@code REJECT} or {@code WAIT}
+	 */
+	public record Defaults(Duration ttl, Duration leaseTtl, Duration waitTimeout, Idempotent.InProgress inProgress) {
+
+		/**
+		 * @throws IllegalArgumentException when {@code inProgress} is {@code DEFAULT}
+		 */
+		public Defaults {
+			if (inProgress == Idempotent.InProgress.DEFAULT) {
+				throw new IllegalArgumentException("The global inProgress must be REJECT or WAIT");
+			}
+		}
+
+	}
+
+	/** The exchange with attributes of its own, for the lookup. */
+	private static final class IsolatedExchange extends ServerWebExchangeDecorator {
+
+		private final Map<String, Object> attributes;
+
+		IsolatedExchange(ServerWebExchange delegate) {
+			super(delegate);
+			this.attributes = new HashMap<>(delegate.getAttributes());
+		}
+
+		@Override
+		public Map<String, Object> getAttributes() {
+			return this.attributes;
+		}
+
+	}
+
+}
