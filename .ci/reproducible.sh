@@ -14,6 +14,7 @@ published=(
   modelgate-idempotency-postgresql
   modelgate-idempotency-http
   modelgate-idempotency-webmvc
+  modelgate-idempotency-webflux
   modelgate-idempotency-test
   modelgate-autoconfigure
   modelgate-spring-boot-starter

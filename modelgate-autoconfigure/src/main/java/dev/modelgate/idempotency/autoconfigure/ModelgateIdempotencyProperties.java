@@ -142,6 +142,8 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	private final Stream stream = new Stream();
 
+	private final Reactive reactive = new Reactive();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -308,6 +310,10 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	public Stream getStream() {
 		return this.stream;
+	}
+
+	public Reactive getReactive() {
+		return this.reactive;
 	}
 
 	@Override
@@ -574,6 +580,40 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 		public void setPollInterval(Duration pollInterval) {
 			this.pollInterval = pollInterval;
+		}
+
+	}
+
+	/**
+	 * WebFlux: how a blocking store (JDBC, the Redis template) is called without blocking an event-loop
+	 * thread. Its calls run on a pool of their own; a store that never waits (memory) and a reactive
+	 * store are called directly.
+	 */
+	public static class Reactive {
+
+		/** Most calls of a blocking store that run at once, each on a thread of the pool. */
+		private int storeThreads = 16;
+
+		/**
+		 * Most calls of a blocking store that wait for a thread. Past it a call fails at once and its
+		 * request is answered 503, instead of waiting without end.
+		 */
+		private int storeQueueCapacity = 256;
+
+		public int getStoreThreads() {
+			return this.storeThreads;
+		}
+
+		public void setStoreThreads(int storeThreads) {
+			this.storeThreads = storeThreads;
+		}
+
+		public int getStoreQueueCapacity() {
+			return this.storeQueueCapacity;
+		}
+
+		public void setStoreQueueCapacity(int storeQueueCapacity) {
+			this.storeQueueCapacity = storeQueueCapacity;
 		}
 
 	}

@@ -1,0 +1,156 @@
+package dev.modelgate.idempotency.autoconfigure;
+
+import java.util.HashSet;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.util.StringUtils;
+import org.springframework.web.reactive.DispatcherHandler;
+import org.springframework.web.reactive.HandlerMapping;
+
+import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
+import dev.modelgate.idempotency.core.BlockingIdempotencyStoreAdapter;
+import dev.modelgate.idempotency.core.IdempotencyListener;
+import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.IdempotencyStoreDecorator;
+import dev.modelgate.idempotency.web.DefaultReactiveClientIdentityResolver;
+import dev.modelgate.idempotency.web.IdempotencyWebFilter;
+import dev.modelgate.idempotency.web.ReactiveClientIdentityResolver;
+import dev.modelgate.idempotency.web.ReactiveIdempotencyEngine;
+import dev.modelgate.idempotency.web.ReactiveIdempotencyProblemRenderer;
+import dev.modelgate.idempotency.web.ReactiveIdempotentHandlerResolver;
+import dev.modelgate.idempotency.web.ReactiveProblemDetailRenderer;
+import dev.modelgate.idempotency.web.ReplayHeaders;
+import dev.modelgate.idempotency.web.ResponsePolicy;
+import dev.modelgate.idempotency.web.StatusResponsePolicy;
+import dev.modelgate.idempotency.web.StreamSettings;
+
+/**
+ * Auto-configures Idempotency-Key handling in a reactive (WebFlux) web application: the
+ * {@link IdempotencyWebFilter} for {@code @Idempotent} handlers and the
+ * {@link ReactiveIdempotencyEngine} under it (which a Spring Cloud Gateway filter reuses), on the
+ * store {@link ModelgateIdempotencyAutoConfiguration} picked. Its store calls go through an
+ * {@link AsyncIdempotencyStore}: the application's bean when there is one (a reactive Redis store),
+ * else the {@link IdempotencyStore} adapted by a {@link BlockingIdempotencyStoreAdapter}, whose calls
+ * run on a bounded pool of their own (or directly, for the memory store), so that no event-loop thread
+ * waits for the store.
+ */
+@AutoConfiguration(after = ModelgateIdempotencyAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+@ConditionalOnClass({ DispatcherHandler.class, IdempotencyWebFilter.class })
+@ConditionalOnBooleanProperty(name = "modelgate.idempotency.enabled", matchIfMissing = true)
+public class ModelgateIdempotencyWebFluxAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(ModelgateIdempotencyWebFluxAutoConfiguration.class);
+
+	/**
+	 * The blocking store behind a bounded pool, the store decorators (metrics, tracing) around it so
+	 * that they measure the store and not the queue.
+	 */
+	@Bean
+	@ConditionalOnMissingBean(AsyncIdempotencyStore.class)
+	BlockingIdempotencyStoreAdapter reactiveIdempotencyStore(IdempotencyStore store,
+			ModelgateIdempotencyProperties properties, ObjectProvider<IdempotencyStoreDecorator> decorators) {
+		ModelgateIdempotencyProperties.Reactive reactive = properties.getReactive();
+		return BlockingIdempotencyStoreAdapter.create(
+				IdempotencyStoreDecorator.decorateAll(store, decorators.orderedStream().toList()),
+				properties.getOperationTimeout(), reactive.getStoreThreads(), reactive.getStoreQueueCapacity());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ReactiveClientIdentityResolver reactiveIdempotencyClientIdentityResolver(ModelgateIdempotencyProperties properties) {
+		if (!StringUtils.hasText(properties.getClientIdentityHeader())) {
+			logger.warn("modelgate.idempotency.client-identity-header is not set: requests without an "
+					+ "authenticated principal share one anonymous idempotency key space. Set it (for example "
+					+ "to Authorization) or declare a ReactiveClientIdentityResolver bean.");
+		}
+		return new DefaultReactiveClientIdentityResolver(properties.getClientIdentityHeader());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ResponsePolicy idempotencyResponsePolicy(ModelgateIdempotencyProperties properties) {
+		return new StatusResponsePolicy(new HashSet<>(properties.getReleaseStatuses()),
+				properties.isRecordServerErrors());
+	}
+
+	/** Written with the application's codecs, so with its JSON library and settings. */
+	@Bean
+	@ConditionalOnMissingBean
+	ReactiveIdempotencyProblemRenderer reactiveIdempotencyProblemRenderer(
+			ObjectProvider<ServerCodecConfigurer> codecs) {
+		return new ReactiveProblemDetailRenderer(codecs.getIfAvailable(ServerCodecConfigurer::create).getWriters());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ReactiveIdempotentHandlerResolver reactiveIdempotentHandlerResolver(BeanFactory beanFactory,
+			ModelgateIdempotencyProperties properties) {
+		return new ReactiveIdempotentHandlerResolver(
+				() -> beanFactory.getBeanProvider(HandlerMapping.class).orderedStream().toList(),
+				new ReactiveIdempotentHandlerResolver.Defaults(properties.getTtl(), properties.getLeaseTtl(),
+						properties.getWaitTimeout(),
+						(properties.getInProgress() == ModelgateIdempotencyProperties.InProgress.WAIT)
+								? Idempotent.InProgress.WAIT : Idempotent.InProgress.REJECT));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ReactiveIdempotencyEngine reactiveIdempotencyEngine(AsyncIdempotencyStore store,
+			ReactiveClientIdentityResolver identityResolver, ResponsePolicy responsePolicy,
+			ReactiveIdempotencyProblemRenderer problemRenderer, ModelgateIdempotencyProperties properties,
+			ObjectProvider<IdempotencyListener> listeners) {
+		ReactiveIdempotencyEngine engine = new ReactiveIdempotencyEngine(store, identityResolver, responsePolicy,
+				problemRenderer, new ReplayHeaders(properties.getReplayHeaders()),
+				new ReactiveIdempotencyEngine.Settings(properties.getHeaderName(), properties.getKeyMaxLength(),
+						properties.getMaxRequestSize().toBytes(), properties.getMaxResponseSize().toBytes(),
+						properties.getRetryAfter(), properties.getMismatchStatus(), properties.getReplayedHeaderName(),
+						StringUtils.hasText(properties.getClientIdentityHeader()) ? properties.getClientIdentityHeader()
+								: "identity",
+						unidentifiedClients(properties, identityResolver)));
+		engine.setListeners(listeners.orderedStream().toList());
+		ModelgateIdempotencyProperties.Stream stream = properties.getStream();
+		engine.setStreamSettings(new StreamSettings(stream.getMaxEvents(), stream.getMaxBytes().toBytes(),
+				stream.getMaxDuration(), stream.getPollInterval()));
+		return engine;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	IdempotencyWebFilter idempotencyWebFilter(ReactiveIdempotentHandlerResolver handlerResolver,
+			ReactiveIdempotencyEngine engine) {
+		return new IdempotencyWebFilter(handlerResolver, engine);
+	}
+
+	/** As the servlet configuration decides it, with the same WARNs. */
+	private static ReactiveIdempotencyEngine.UnidentifiedClients unidentifiedClients(
+			ModelgateIdempotencyProperties properties, ReactiveClientIdentityResolver identityResolver) {
+		ReactiveIdempotencyEngine.UnidentifiedClients policy = ReactiveIdempotencyEngine.UnidentifiedClients
+			.valueOf(properties.getUnidentifiedClients().name());
+		boolean applies = StringUtils.hasText(properties.getClientIdentityHeader())
+				|| !(identityResolver instanceof DefaultReactiveClientIdentityResolver);
+		if (applies && policy == ReactiveIdempotencyEngine.UnidentifiedClients.SHARE) {
+			logger.warn("modelgate.idempotency.unidentified-clients=share: keyed requests without a client identity "
+					+ "share one anonymous idempotency key space, so one such client can be answered with "
+					+ "another's result.");
+		}
+		if (applies && policy == ReactiveIdempotencyEngine.UnidentifiedClients.SKIP) {
+			logger.warn("modelgate.idempotency.unidentified-clients=skip: keyed requests without a client identity "
+					+ "run without idempotency protection, so their retries run again.");
+		}
+		return policy;
+	}
+
+}
