@@ -23,18 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code Idempotency=<scope>,<ttl>,<required>} and the named-arguments form, each bound to the
  * filter's settings.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
-		"spring.cloud.gateway.server.webflux.routes[0].id=shortcut",
-		"spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/shortcut/v1/chat/completions",
-		"spring.cloud.gateway.server.webflux.routes[0].filters[0]=Idempotency=shared-chat,1h,true",
-		"spring.cloud.gateway.server.webflux.routes[0].filters[1]=StripPrefix=1",
-		"spring.cloud.gateway.server.webflux.routes[1].id=named",
-		"spring.cloud.gateway.server.webflux.routes[1].predicates[0]=Path=/named/v1/chat/completions",
-		"spring.cloud.gateway.server.webflux.routes[1].filters[0].name=Idempotency",
-		"spring.cloud.gateway.server.webflux.routes[1].filters[0].args.scope=shared-chat",
-		"spring.cloud.gateway.server.webflux.routes[1].filters[0].args.ignore-fields=/user",
-		"spring.cloud.gateway.server.webflux.routes[1].filters[0].args.in-progress=wait",
-		"spring.cloud.gateway.server.webflux.routes[1].filters[1]=StripPrefix=1" })
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class YamlRouteTests {
 
 	static final CountingUpstream upstream = CountingUpstream.shared();
@@ -44,10 +33,27 @@ class YamlRouteTests {
 	@LocalServerPort
 	int port;
 
+	/**
+	 * The routes, in one property source: a list is bound from the one source that has it, so the
+	 * upstream's port (known at run time) cannot be added from another.
+	 */
 	@DynamicPropertySource
 	static void routesToTheUpstream(DynamicPropertyRegistry registry) {
-		registry.add("spring.cloud.gateway.server.webflux.routes[0].uri", () -> URI.create(upstream.baseUrl()).resolve("/"));
-		registry.add("spring.cloud.gateway.server.webflux.routes[1].uri", () -> URI.create(upstream.baseUrl()).resolve("/"));
+		String routes = "spring.cloud.gateway.server.webflux.routes";
+		String uri = URI.create(upstream.baseUrl()).resolve("/").toString();
+		registry.add(routes + "[0].id", () -> "shortcut");
+		registry.add(routes + "[0].uri", () -> uri);
+		registry.add(routes + "[0].predicates[0]", () -> "Path=/shortcut/v1/chat/completions");
+		registry.add(routes + "[0].filters[0]", () -> "Idempotency=shared-chat,1h,true");
+		registry.add(routes + "[0].filters[1]", () -> "StripPrefix=1");
+		registry.add(routes + "[1].id", () -> "named");
+		registry.add(routes + "[1].uri", () -> uri);
+		registry.add(routes + "[1].predicates[0]", () -> "Path=/named/v1/chat/completions");
+		registry.add(routes + "[1].filters[0].name", () -> "Idempotency");
+		registry.add(routes + "[1].filters[0].args.scope", () -> "shared-chat");
+		registry.add(routes + "[1].filters[0].args.ignore-fields", () -> "/user");
+		registry.add(routes + "[1].filters[0].args.in-progress", () -> "wait");
+		registry.add(routes + "[1].filters[1]", () -> "StripPrefix=1");
 	}
 
 	@BeforeEach
