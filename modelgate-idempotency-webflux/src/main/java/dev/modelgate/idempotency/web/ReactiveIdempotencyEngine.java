@@ -1,6 +1,7 @@
 package dev.modelgate.idempotency.web;
 
 import java.nio.ByteBuffer;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -76,7 +77,13 @@ public class ReactiveIdempotencyEngine {
 
 	private static final Log logger = LogFactory.getLog(ReactiveIdempotencyEngine.class);
 
-	private static final SecureRandom RANDOM = new SecureRandom();
+	/**
+	 * Tokens come from a DRBG seeded once, here: the platform's default ({@code NativePRNG}) reads
+	 * {@code /dev/urandom} now and then while generating, which is file I/O on an event-loop thread
+	 * (BlockHound reports it); a DRBG generates from its state and reseeds only after billions of
+	 * requests.
+	 */
+	private static final SecureRandom RANDOM = seededRandom();
 
 	private static final Duration FIRST_POLL = Duration.ofMillis(20);
 
@@ -445,6 +452,19 @@ public class ReactiveIdempotencyEngine {
 	private void responded(IdempotencyListener.ResponseKind kind, Keyed keyed) {
 		this.reporter.responded(kind, keyed.method(), keyed.endpoint().route(),
 				Duration.ofNanos(System.nanoTime() - keyed.started()));
+	}
+
+	private static SecureRandom seededRandom() {
+		SecureRandom random;
+		try {
+			random = SecureRandom.getInstance("DRBG");
+		}
+		catch (NoSuchAlgorithmException ex) {
+			random = new SecureRandom();
+		}
+		// A DRBG takes its seed on first use: let that be now, not on a request's thread.
+		random.nextBytes(new byte[16]);
+		return random;
 	}
 
 	/** A random 128-bit token, unique per acquisition. */

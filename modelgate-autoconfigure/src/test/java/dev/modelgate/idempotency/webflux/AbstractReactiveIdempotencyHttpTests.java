@@ -1,0 +1,380 @@
+package dev.modelgate.idempotency.webflux;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.blockhound.BlockHound;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import dev.modelgate.idempotency.webflux.ReactiveTestApplication.Runs;
+import dev.modelgate.idempotency.webflux.ReactiveTestApplication.StoreCalls;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The HTTP contract of the reactive filter, over real HTTP on a real Netty server, with BlockHound
+ * watching every non-blocking thread (a blocking call there fails the request that made it);
+ * subclasses choose the store.
+ */
+@SpringBootTest(classes = ReactiveTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "spring.main.web-application-type=reactive", "modelgate.idempotency.max-request-size=8KB",
+				"modelgate.idempotency.max-response-size=8KB",
+				"modelgate.idempotency.client-identity-header=Authorization",
+				"modelgate.idempotency.wait-timeout=10s",
+				// Generous, so that a loaded machine does not turn a slow store call into a 503.
+				"modelgate.idempotency.operation-timeout=10s" })
+abstract class AbstractReactiveIdempotencyHttpTests {
+
+	static {
+		// Handing a call to the store pool takes the pool queue's lock for a moment, as handing a
+		// task to Reactor's own schedulers does (Reactor's integration allows that one): a lock held
+		// for a queue operation, not a wait for the store.
+		// install(...) also applies the integrations found on the class path (Reactor's and Netty's,
+		// which mark their event-loop threads as non-blocking); builder() alone would watch no thread.
+		BlockHound.install((builder) -> builder.allowBlockingCallsInside(ThreadPoolExecutor.class.getName(), "execute"));
+	}
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final String CLIENT = "Bearer client-a";
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private Runs runs;
+
+	@Autowired
+	private StoreCalls storeCalls;
+
+	private WebTestClient client;
+
+	@BeforeEach
+	void setUp() {
+		this.client = WebTestClient.bindToServer()
+			.baseUrl("http://127.0.0.1:" + this.port)
+			.responseTimeout(Duration.ofSeconds(30))
+			.build();
+		this.runs.reset();
+	}
+
+	private static String newKey() {
+		return UUID.randomUUID().toString();
+	}
+
+	private EntityExchangeResult<byte[]> post(String uri, String key, String body) {
+		WebTestClient.RequestBodySpec request = this.client.post()
+			.uri(uri)
+			.header("Authorization", CLIENT)
+			.contentType(MediaType.APPLICATION_JSON);
+		if (key != null) {
+			request.header("Idempotency-Key", key);
+		}
+		return request.bodyValue(body).exchange().expectBody().returnResult();
+	}
+
+	private static int status(EntityExchangeResult<byte[]> result) {
+		return result.getStatus().value();
+	}
+
+	private static JsonNode json(EntityExchangeResult<byte[]> result) {
+		return JSON.readTree(result.getResponseBody());
+	}
+
+	private static String text(EntityExchangeResult<byte[]> result) {
+		byte[] body = result.getResponseBody();
+		return (body != null) ? new String(body) : "";
+	}
+
+	private static void assertProblem(EntityExchangeResult<byte[]> result, int status, String code) {
+		assertThat(status(result)).as(text(result)).isEqualTo(status);
+		assertThat(result.getResponseHeaders().getContentType()).hasToString("application/problem+json");
+		assertThat(result.getResponseHeaders().getCacheControl()).isEqualTo("no-store");
+		JsonNode problem = json(result);
+		assertThat(problem.get("code").stringValue()).isEqualTo(code);
+		assertThat(problem.get("type").stringValue())
+			.isEqualTo("https://modelgate.dev/problems/" + code.replace('_', '-'));
+		assertThat(problem.get("status").intValue()).isEqualTo(status);
+	}
+
+	@Test
+	void blockHoundFailsABlockingCallOnAnEventLoopThread() {
+		EntityExchangeResult<byte[]> result = this.client.get()
+			.uri("/blocking")
+			.exchange()
+			.expectBody()
+			.returnResult();
+		assertThat(status(result)).isEqualTo(500);
+	}
+
+	@Test
+	void replaysStoredResponseWithoutRunningHandler() {
+		String key = newKey();
+		EntityExchangeResult<byte[]> first = post("/orders", key, "{\"item\":\"book\",\"quantity\":1}");
+		EntityExchangeResult<byte[]> second = post("/orders", key, "{\"item\":\"book\",\"quantity\":1}");
+		assertThat(status(first)).as(text(first)).isEqualTo(201);
+		assertThat(first.getResponseHeaders().getFirst("Idempotent-Replayed")).isNull();
+		assertThat(status(second)).isEqualTo(201);
+		assertThat(second.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+		assertThat(second.getResponseBody()).isEqualTo(first.getResponseBody());
+		assertThat(second.getResponseHeaders().getLocation()).isEqualTo(first.getResponseHeaders().getLocation());
+		assertThat(second.getResponseHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_JSON);
+		assertThat(second.getResponseHeaders().getFirst("X-Internal")).isNull();
+		assertThat(this.runs.of("orders")).isEqualTo(1);
+	}
+
+	@Test
+	void sameJsonWithOtherKeyOrderAndWhiteSpaceIsTheSameRequest() {
+		String key = newKey();
+		post("/orders", key, "{\"item\":\"book\",\"quantity\":1}");
+		EntityExchangeResult<byte[]> second = post("/orders", key, "{ \"quantity\" : 1.0, \"item\" : \"book\" }");
+		assertThat(second.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+		assertThat(this.runs.of("orders")).isEqualTo(1);
+	}
+
+	@Test
+	void ignoredFieldsAreLeftOutOfTheFingerprint() {
+		String key = newKey();
+		post("/tagged-orders", key, "{\"item\":\"book\",\"requestId\":\"1\"}");
+		EntityExchangeResult<byte[]> second = post("/tagged-orders", key, "{\"item\":\"book\",\"requestId\":\"2\"}");
+		assertThat(second.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+		assertThat(this.runs.of("tagged-orders")).isEqualTo(1);
+	}
+
+	@Test
+	void keyReusedWithAnotherBodyIsRefused() {
+		String key = newKey();
+		post("/orders", key, "{\"item\":\"book\"}");
+		assertProblem(post("/orders", key, "{\"item\":\"pen\"}"), 422, "idempotency_key_reused");
+		assertThat(this.runs.of("orders")).isEqualTo(1);
+	}
+
+	@Test
+	void keyReusedOnAnotherPathOfTheSameRouteIsRefused() {
+		String key = newKey();
+		assertThat(status(post("/items/7", key, "{}"))).isEqualTo(200);
+		assertProblem(post("/items/8", key, "{}"), 422, "idempotency_key_reused");
+		assertThat(this.runs.of("items")).isEqualTo(1);
+	}
+
+	@Test
+	void invalidKeyIsRefused() {
+		assertProblem(post("/orders", "has space", "{}"), 400, "idempotency_key_invalid");
+		assertThat(this.runs.of("orders")).isZero();
+	}
+
+	@Test
+	void quotedKeyIsTheSameKeyAsItsPlainToken() {
+		String key = newKey();
+		post("/orders", key, "{}");
+		EntityExchangeResult<byte[]> second = post("/orders", "\"" + key + "\"", "{}");
+		assertThat(second.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+	}
+
+	@Test
+	void requiredKeyMissingIsRefused() {
+		assertProblem(post("/required-orders", null, "{}"), 400, "idempotency_key_missing");
+		assertThat(this.runs.of("required-orders")).isZero();
+	}
+
+	@Test
+	void requestWithoutKeyRunsEveryTime() {
+		post("/orders", null, "{}");
+		EntityExchangeResult<byte[]> second = post("/orders", null, "{}");
+		assertThat(second.getResponseHeaders().getFirst("Idempotent-Replayed")).isNull();
+		assertThat(this.runs.of("orders")).isEqualTo(2);
+	}
+
+	@Test
+	void unannotatedRequestWithKeyCallsNoStore() {
+		int before = this.storeCalls.get();
+		EntityExchangeResult<byte[]> first = post("/plain", newKey(), "{\"a\":1}");
+		assertThat(text(first)).isEqualTo("plain 7");
+		assertThat(this.storeCalls.get()).isEqualTo(before);
+	}
+
+	@Test
+	void clientsWithOtherIdentitiesDoNotShareKeys() {
+		String key = newKey();
+		post("/orders", key, "{}");
+		EntityExchangeResult<byte[]> other = this.client.post()
+			.uri("/orders")
+			.header("Authorization", "Bearer client-b")
+			.header("Idempotency-Key", key)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{}")
+			.exchange()
+			.expectBody()
+			.returnResult();
+		assertThat(other.getResponseHeaders().getFirst("Idempotent-Replayed")).isNull();
+		assertThat(this.runs.of("orders")).isEqualTo(2);
+	}
+
+	@Test
+	void keyedRequestWithoutClientIdentityIsRefused() {
+		EntityExchangeResult<byte[]> result = this.client.post()
+			.uri("/orders")
+			.header("Idempotency-Key", newKey())
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{}")
+			.exchange()
+			.expectBody()
+			.returnResult();
+		assertProblem(result, 400, "idempotency_client_unidentified");
+		assertThat(this.runs.of("orders")).isZero();
+	}
+
+	@Test
+	void bodyOverMaxRequestSizeIsRefusedBeforeTheHandlerRuns() {
+		String body = "{\"text\":\"" + "x".repeat(9000) + "\"}";
+		assertProblem(post("/orders", newKey(), body), 413, "idempotency_request_too_large");
+		assertThat(this.runs.of("orders")).isZero();
+	}
+
+	@Test
+	void serverErrorAndTryAgainStatusesReleaseTheKey() {
+		for (int status : new int[] { 503, 429, 409 }) {
+			String key = newKey();
+			EntityExchangeResult<byte[]> first = post("/statuses?status=" + status, key, "{}");
+			EntityExchangeResult<byte[]> second = post("/statuses?status=" + status, key, "{}");
+			assertThat(status(first)).isEqualTo(status);
+			assertThat(second.getResponseHeaders().getFirst("Idempotent-Replayed")).as("status %d", status).isNull();
+		}
+		assertThat(this.runs.of("statuses")).isEqualTo(6);
+	}
+
+	@Test
+	void clientErrorIsRecordedAndReplayed() {
+		String key = newKey();
+		post("/statuses?status=404", key, "{}");
+		EntityExchangeResult<byte[]> second = post("/statuses?status=404", key, "{}");
+		assertThat(status(second)).isEqualTo(404);
+		assertThat(second.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+		assertThat(this.runs.of("statuses")).isEqualTo(1);
+	}
+
+	@Test
+	void handlerErrorReleasesTheKey() {
+		String key = newKey();
+		assertThat(status(post("/throwing", key, "{}"))).isEqualTo(500);
+		assertThat(status(post("/throwing", key, "{}"))).isEqualTo(500);
+		assertThat(this.runs.of("throwing")).isEqualTo(2);
+	}
+
+	@Test
+	void responseOverMaxResponseSizeIsDeliveredNotStoredAndRetriesGet410() {
+		String key = newKey();
+		EntityExchangeResult<byte[]> first = post("/large?size=20000", key, "{}");
+		assertThat(status(first)).isEqualTo(200);
+		assertThat(first.getResponseBody()).hasSize(20000);
+		assertProblem(post("/large?size=20000", key, "{}"), 410, "idempotency_result_unavailable");
+		assertThat(this.runs.of("large")).isEqualTo(1);
+	}
+
+	@Test
+	void responseWithoutBodyIsRecordedAndReplayed() {
+		String key = newKey();
+		assertThat(status(post("/accepted", key, "{}"))).isEqualTo(202);
+		EntityExchangeResult<byte[]> second = post("/accepted", key, "{}");
+		assertThat(status(second)).isEqualTo(202);
+		assertThat(second.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+		assertThat(this.runs.of("accepted")).isEqualTo(1);
+	}
+
+	@Test
+	void duplicateWhileTheFirstRunsIsRefusedWithRetryAfter() throws Exception {
+		String key = newKey();
+		CompletableFuture<EntityExchangeResult<byte[]>> first = CompletableFuture
+			.supplyAsync(() -> post("/orders?holdMillis=1500", key, "{}"));
+		awaitRuns("orders", 1);
+		EntityExchangeResult<byte[]> duplicate = post("/orders?holdMillis=1500", key, "{}");
+		assertProblem(duplicate, 409, "idempotency_request_in_progress");
+		assertThat(duplicate.getResponseHeaders().getFirst("Retry-After")).isEqualTo("1");
+		assertThat(status(first.get(30, TimeUnit.SECONDS))).isEqualTo(201);
+		assertThat(this.runs.of("orders")).isEqualTo(1);
+	}
+
+	@Test
+	void heartbeatKeepsTheLeaseOfAHandlerThatOutlivesIt() throws Exception {
+		String key = newKey();
+		CompletableFuture<EntityExchangeResult<byte[]>> first = CompletableFuture
+			.supplyAsync(() -> post("/short-lease-orders?holdMillis=1500", key, "{}"));
+		awaitRuns("short-lease-orders", 1);
+		Thread.sleep(900);
+		assertProblem(post("/short-lease-orders?holdMillis=1500", key, "{}"), 409, "idempotency_request_in_progress");
+		assertThat(status(first.get(30, TimeUnit.SECONDS))).isEqualTo(201);
+		assertThat(this.runs.of("short-lease-orders")).isEqualTo(1);
+	}
+
+	@Test
+	void concurrentDuplicatesRunTheHandlerOnce() throws Exception {
+		List<EntityExchangeResult<byte[]>> results = concurrently(20, "/orders?holdMillis=500", newKey());
+		assertThat(this.runs.of("orders")).isEqualTo(1);
+		long first = results.stream()
+			.filter((result) -> status(result) == 201 && result.getResponseHeaders().getFirst("Idempotent-Replayed") == null)
+			.count();
+		assertThat(first).isEqualTo(1);
+		assertThat(results).allSatisfy((result) -> assertThat(status(result)).as(text(result)).isIn(201, 409));
+	}
+
+	@Test
+	void concurrentDuplicatesThatWaitAllGetTheOneResponse() throws Exception {
+		List<EntityExchangeResult<byte[]>> results = concurrently(20, "/waiting-orders?holdMillis=500", newKey());
+		assertThat(this.runs.of("waiting-orders")).isEqualTo(1);
+		byte[] body = results.get(0).getResponseBody();
+		assertThat(results).allSatisfy((result) -> {
+			assertThat(status(result)).as(text(result)).isEqualTo(201);
+			assertThat(result.getResponseBody()).isEqualTo(body);
+		});
+	}
+
+	private List<EntityExchangeResult<byte[]>> concurrently(int requests, String uri, String key) throws Exception {
+		ExecutorService threads = Executors.newFixedThreadPool(requests);
+		try {
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<EntityExchangeResult<byte[]>>> futures = new ArrayList<>();
+			for (int i = 0; i < requests; i++) {
+				futures.add(threads.submit(() -> {
+					start.await();
+					return post(uri, key, "{\"item\":\"book\"}");
+				}));
+			}
+			start.countDown();
+			List<EntityExchangeResult<byte[]>> results = new ArrayList<>();
+			for (Future<EntityExchangeResult<byte[]>> future : futures) {
+				results.add(future.get(60, TimeUnit.SECONDS));
+			}
+			return results;
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	private void awaitRuns(String handler, int count) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (this.runs.of(handler) < count && System.nanoTime() < deadline) {
+			Thread.sleep(10);
+		}
+		assertThat(this.runs.of(handler)).isEqualTo(count);
+	}
+}

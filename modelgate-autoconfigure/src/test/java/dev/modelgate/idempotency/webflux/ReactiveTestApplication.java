@@ -1,0 +1,214 @@
+package dev.modelgate.idempotency.webflux;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
+
+/**
+ * A reactive application with annotated controllers whose runs are counted, for the WebFlux HTTP
+ * tests; its store is the one the test's properties pick, counted too.
+ */
+@SpringBootApplication
+public class ReactiveTestApplication {
+
+	@Bean
+	Runs runs() {
+		return new Runs();
+	}
+
+	@Bean
+	StoreCalls storeCalls() {
+		return new StoreCalls();
+	}
+
+	/** Counts every call the engine makes to the store. */
+	@Bean
+	static BeanPostProcessor countingAsyncStore(org.springframework.beans.factory.ObjectProvider<StoreCalls> calls) {
+		return new BeanPostProcessor() {
+
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				if (!(bean instanceof AsyncIdempotencyStore store)) {
+					return bean;
+				}
+				return Proxy.newProxyInstance(AsyncIdempotencyStore.class.getClassLoader(),
+						new Class<?>[] { AsyncIdempotencyStore.class }, (proxy, method, args) -> {
+							if (method.getDeclaringClass() == AsyncIdempotencyStore.class) {
+								calls.getObject().count.incrementAndGet();
+							}
+							try {
+								return method.invoke(store, args);
+							}
+							catch (InvocationTargetException ex) {
+								throw ex.getCause();
+							}
+						});
+			}
+
+		};
+	}
+
+	/** How many times each handler ran. */
+	public static class Runs {
+
+		private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+
+		int increment(String handler) {
+			return this.counts.computeIfAbsent(handler, (name) -> new AtomicInteger()).incrementAndGet();
+		}
+
+		public int of(String handler) {
+			AtomicInteger count = this.counts.get(handler);
+			return (count != null) ? count.get() : 0;
+		}
+
+		public void reset() {
+			this.counts.clear();
+		}
+
+	}
+
+	/** How many store calls were made. */
+	public static class StoreCalls {
+
+		final AtomicInteger count = new AtomicInteger();
+
+		public int get() {
+			return this.count.get();
+		}
+
+	}
+
+	@RestController
+	static class OrdersController {
+
+		private final Runs runs;
+
+		OrdersController(Runs runs) {
+			this.runs = runs;
+		}
+
+		@PostMapping("/orders")
+		@Idempotent
+		Mono<ResponseEntity<Map<String, Object>>> create(@RequestBody Map<String, Object> order,
+				@RequestParam(defaultValue = "0") long holdMillis) {
+			return held("orders", order, holdMillis);
+		}
+
+		@PostMapping("/waiting-orders")
+		@Idempotent(inProgress = Idempotent.InProgress.WAIT)
+		Mono<ResponseEntity<Map<String, Object>>> createWaiting(@RequestBody Map<String, Object> order,
+				@RequestParam(defaultValue = "0") long holdMillis) {
+			return held("waiting-orders", order, holdMillis);
+		}
+
+		@PostMapping("/short-lease-orders")
+		@Idempotent(leaseTtl = "300ms")
+		Mono<ResponseEntity<Map<String, Object>>> createUnderShortLease(@RequestBody Map<String, Object> order,
+				@RequestParam(defaultValue = "0") long holdMillis) {
+			return held("short-lease-orders", order, holdMillis);
+		}
+
+		@PostMapping("/required-orders")
+		@Idempotent(required = true)
+		Mono<ResponseEntity<Map<String, Object>>> createRequired(@RequestBody Map<String, Object> order) {
+			return held("required-orders", order, 0);
+		}
+
+		@PostMapping("/tagged-orders")
+		@Idempotent(ignoreFields = "/requestId")
+		Mono<ResponseEntity<Map<String, Object>>> createTagged(@RequestBody Map<String, Object> order) {
+			return held("tagged-orders", order, 0);
+		}
+
+		@PostMapping("/items/{id}")
+		@Idempotent
+		Mono<Map<String, Object>> item(@PathVariable String id) {
+			int run = this.runs.increment("items");
+			return Mono.just(Map.of("id", id, "run", run));
+		}
+
+		@PostMapping("/statuses")
+		@Idempotent
+		Mono<ResponseEntity<String>> status(@RequestParam int status) {
+			int run = this.runs.increment("statuses");
+			return Mono.just(ResponseEntity.status(status).body("run " + run));
+		}
+
+		@PostMapping("/throwing")
+		@Idempotent
+		Mono<String> throwing() {
+			this.runs.increment("throwing");
+			return Mono.error(new IllegalStateException("the handler failed"));
+		}
+
+		@PostMapping("/large")
+		@Idempotent
+		Mono<String> large(@RequestParam int size) {
+			this.runs.increment("large");
+			return Mono.just("x".repeat(size));
+		}
+
+		@PostMapping("/accepted")
+		@Idempotent
+		@ResponseStatus(HttpStatus.ACCEPTED)
+		Mono<Void> accepted() {
+			this.runs.increment("accepted");
+			return Mono.empty();
+		}
+
+		@PostMapping("/plain")
+		Mono<String> plain(@RequestBody String body) {
+			this.runs.increment("plain");
+			return Mono.just("plain " + body.length());
+		}
+
+		@PostMapping("/proceeding-orders")
+		@Idempotent(onStoreFailure = Idempotent.StoreFailure.PROCEED)
+		Mono<ResponseEntity<Map<String, Object>>> createProceeding(@RequestBody Map<String, Object> order) {
+			return held("proceeding-orders", order, 0);
+		}
+
+		/** Blocks an event-loop thread on purpose, to show that BlockHound is watching. */
+		@GetMapping("/blocking")
+		Mono<String> blocking() {
+			return Mono.fromCallable(() -> {
+				Thread.sleep(1);
+				return "slept";
+			});
+		}
+
+		private Mono<ResponseEntity<Map<String, Object>>> held(String handler, Map<String, Object> order,
+				long holdMillis) {
+			int run = this.runs.increment(handler);
+			return Mono.delay(Duration.ofMillis(holdMillis))
+				.thenReturn(ResponseEntity.status(HttpStatus.CREATED)
+					.header("Location", "/orders/" + run)
+					.header("X-Internal", "not replayed")
+					.body(Map.of("run", run, "order", order)));
+		}
+
+	}
+
+}
