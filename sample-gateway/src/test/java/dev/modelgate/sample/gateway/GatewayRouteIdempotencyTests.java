@@ -15,10 +15,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.blockhound.BlockHound;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -32,11 +34,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The sample's chat route, a Spring Cloud Gateway route with the {@code Idempotency} filter, in front
  * of the {@link CountingUpstream}: what the route promises, counted at the upstream. Each store runs
  * these in a subclass. Duplicates wait for the first request ({@code in-progress=wait}), so that every
- * client of a concurrent burst gets an answer.
+ * client of a concurrent burst gets an answer. BlockHound watches Netty's threads: a blocking call on
+ * the route's path (gateway, filter, engine, store adapter) fails the request that made it.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.provider.api-key=test-provider-key", "modelgate.idempotency.in-progress=wait" })
 abstract class GatewayRouteIdempotencyTests {
+
+	static {
+		// As in the WebFlux tests: handing a call to the blocking stores' pool takes its queue's lock
+		// for a moment, which is not a wait for the store.
+		BlockHound.install((builder) -> builder.allowBlockingCallsInside(ThreadPoolExecutor.class.getName(), "execute"));
+	}
 
 	static final CountingUpstream upstream = CountingUpstream.shared();
 
