@@ -3,7 +3,7 @@ package dev.modelgate.sample.gateway;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -43,7 +43,8 @@ class MockProvider {
 			JsonNode chat = JSON.readTree(body);
 			String model = chat.path("model").asString("gpt-4o-mini");
 			String answer = "Echo: " + lastUserMessage(chat);
-			String id = "chatcmpl-mock-" + UUID.randomUUID();
+			// Not UUID.randomUUID(): its SecureRandom may read /dev/urandom, on an event-loop thread.
+			String id = "chatcmpl-mock-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
 			long created = System.currentTimeMillis() / 1000;
 			if (chat.path("stream").asBoolean(false)) {
 				return ServerResponse.ok().contentType(MediaType.TEXT_EVENT_STREAM)

@@ -38,7 +38,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the route's path (gateway, filter, engine, store adapter) fails the request that made it.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "modelgate.provider.api-key=test-provider-key", "modelgate.idempotency.in-progress=wait" })
+		properties = { "modelgate.provider.api-key=test-provider-key", "modelgate.idempotency.in-progress=wait",
+				// Generous, so that a loaded machine does not turn a slow store call into a 503.
+				"modelgate.idempotency.operation-timeout=10s" })
 abstract class GatewayRouteIdempotencyTests {
 
 	static {
