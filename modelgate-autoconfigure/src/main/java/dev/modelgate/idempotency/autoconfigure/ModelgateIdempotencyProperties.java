@@ -9,6 +9,8 @@ import org.springframework.util.unit.DataSize;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
+import dev.modelgate.idempotency.Idempotent;
+
 /**
  * Configuration of Idempotency-Key handling for {@code @Idempotent} endpoints.
  *
@@ -143,6 +145,13 @@ public class ModelgateIdempotencyProperties implements Validator {
 	private final Stream stream = new Stream();
 
 	private final Reactive reactive = new Reactive();
+
+	/**
+	 * Endpoints made idempotent by configuration instead of @Idempotent, for functional routes
+	 * (RouterFunction) and for handlers that cannot be annotated. Each entry has the annotation's
+	 * attributes; a request matching its method and path pattern is handled as an @Idempotent one.
+	 */
+	private List<Route> routes = new ArrayList<>();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -314,6 +323,14 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	public Reactive getReactive() {
 		return this.reactive;
+	}
+
+	public List<Route> getRoutes() {
+		return this.routes;
+	}
+
+	public void setRoutes(List<Route> routes) {
+		this.routes = routes;
 	}
 
 	@Override
@@ -614,6 +631,110 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 		public void setStoreQueueCapacity(int storeQueueCapacity) {
 			this.storeQueueCapacity = storeQueueCapacity;
+		}
+
+	}
+
+	/** An endpoint made idempotent by configuration: the attributes of @Idempotent, and where it is. */
+	public static class Route {
+
+		/** HTTP method of the route, for example POST. */
+		private String method;
+
+		/** Path pattern of the route, in Spring's PathPattern syntax, for example /v1/orders/{id}. */
+		private String path;
+
+		/** Name of the key space; the path pattern unless set. */
+		private String scope = "";
+
+		/** Whether a request without a key is refused (400 idempotency_key_missing). */
+		private boolean required = false;
+
+		/** How long a completed response is kept; the global ttl unless set. */
+		private Duration ttl;
+
+		/** How long a lease lasts between heartbeats; the global lease-ttl unless set. */
+		private Duration leaseTtl;
+
+		/** What a duplicate of a request still running gets; the global in-progress unless set. */
+		private InProgress inProgress;
+
+		/** JSON Pointers (RFC 6901) of request body members left out of the fingerprint. */
+		private List<String> ignoreFields = new ArrayList<>();
+
+		/** What a request gets when the store cannot be reached: refused with 503, or run unprotected. */
+		private Idempotent.StoreFailure onStoreFailure = Idempotent.StoreFailure.REJECT;
+
+		public String getMethod() {
+			return this.method;
+		}
+
+		public void setMethod(String method) {
+			this.method = method;
+		}
+
+		public String getPath() {
+			return this.path;
+		}
+
+		public void setPath(String path) {
+			this.path = path;
+		}
+
+		public String getScope() {
+			return this.scope;
+		}
+
+		public void setScope(String scope) {
+			this.scope = scope;
+		}
+
+		public boolean isRequired() {
+			return this.required;
+		}
+
+		public void setRequired(boolean required) {
+			this.required = required;
+		}
+
+		public Duration getTtl() {
+			return this.ttl;
+		}
+
+		public void setTtl(Duration ttl) {
+			this.ttl = ttl;
+		}
+
+		public Duration getLeaseTtl() {
+			return this.leaseTtl;
+		}
+
+		public void setLeaseTtl(Duration leaseTtl) {
+			this.leaseTtl = leaseTtl;
+		}
+
+		public InProgress getInProgress() {
+			return this.inProgress;
+		}
+
+		public void setInProgress(InProgress inProgress) {
+			this.inProgress = inProgress;
+		}
+
+		public List<String> getIgnoreFields() {
+			return this.ignoreFields;
+		}
+
+		public void setIgnoreFields(List<String> ignoreFields) {
+			this.ignoreFields = ignoreFields;
+		}
+
+		public Idempotent.StoreFailure getOnStoreFailure() {
+			return this.onStoreFailure;
+		}
+
+		public void setOnStoreFailure(Idempotent.StoreFailure onStoreFailure) {
+			this.onStoreFailure = onStoreFailure;
 		}
 
 	}

@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.autoconfigure;
 
+import java.time.Duration;
 import java.util.HashSet;
 
 import org.apache.commons.logging.Log;
@@ -17,15 +18,18 @@ import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.util.StringUtils;
 import org.springframework.web.reactive.DispatcherHandler;
 import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.util.pattern.PathPatternParser;
 
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.BlockingIdempotencyStoreAdapter;
+import dev.modelgate.idempotency.core.CanonicalBody;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreDecorator;
 import dev.modelgate.idempotency.web.DefaultReactiveClientIdentityResolver;
 import dev.modelgate.idempotency.web.IdempotencyWebFilter;
+import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.web.ReactiveClientIdentityResolver;
 import dev.modelgate.idempotency.web.ReactiveIdempotencyEngine;
 import dev.modelgate.idempotency.web.ReactiveIdempotencyProblemRenderer;
@@ -98,12 +102,34 @@ public class ModelgateIdempotencyWebFluxAutoConfiguration {
 	@ConditionalOnMissingBean
 	ReactiveIdempotentHandlerResolver reactiveIdempotentHandlerResolver(BeanFactory beanFactory,
 			ModelgateIdempotencyProperties properties) {
-		return new ReactiveIdempotentHandlerResolver(
+		ReactiveIdempotentHandlerResolver resolver = new ReactiveIdempotentHandlerResolver(
 				() -> beanFactory.getBeanProvider(HandlerMapping.class).orderedStream().toList(),
 				new ReactiveIdempotentHandlerResolver.Defaults(properties.getTtl(), properties.getLeaseTtl(),
 						properties.getWaitTimeout(),
 						(properties.getInProgress() == ModelgateIdempotencyProperties.InProgress.WAIT)
 								? Idempotent.InProgress.WAIT : Idempotent.InProgress.REJECT));
+		resolver.setRoutes(properties.getRoutes().stream().map((route) -> route(route, properties)).toList());
+		return resolver;
+	}
+
+	/** A configured route with the global settings where it sets none, checked as an annotation is. */
+	private static ReactiveIdempotentHandlerResolver.Route route(ModelgateIdempotencyProperties.Route route,
+			ModelgateIdempotencyProperties properties) {
+		if (!StringUtils.hasText(route.getMethod()) || !StringUtils.hasText(route.getPath())) {
+			throw new IllegalStateException("modelgate.idempotency.routes: every route needs a method and a path");
+		}
+		ModelgateIdempotencyProperties.InProgress inProgress = (route.getInProgress() != null) ? route.getInProgress()
+				: properties.getInProgress();
+		String path = route.getPath();
+		IdempotentEndpoint endpoint = new IdempotentEndpoint(path,
+				StringUtils.hasText(route.getScope()) ? route.getScope() : path, route.isRequired(),
+				(route.getTtl() != null) ? route.getTtl() : properties.getTtl(),
+				(route.getLeaseTtl() != null) ? route.getLeaseTtl() : properties.getLeaseTtl(),
+				(inProgress == ModelgateIdempotencyProperties.InProgress.WAIT) ? properties.getWaitTimeout()
+						: Duration.ZERO,
+				CanonicalBody.pointers(route.getIgnoreFields().toArray(new String[0])), route.getOnStoreFailure(), true);
+		return new ReactiveIdempotentHandlerResolver.Route(route.getMethod().trim(),
+				PathPatternParser.defaultInstance.parse(path), endpoint);
 	}
 
 	@Bean

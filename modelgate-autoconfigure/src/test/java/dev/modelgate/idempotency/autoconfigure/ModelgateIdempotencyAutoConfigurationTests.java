@@ -514,7 +514,7 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		defaults.put("modelgate.idempotency.reactive.store-queue-capacity", 256);
 		// Unset by default: no identity header, and no headers beyond the built-in allowlist.
 		List<String> withoutDefault = List.of("modelgate.idempotency.client-identity-header",
-				"modelgate.idempotency.replay-headers");
+				"modelgate.idempotency.replay-headers", "modelgate.idempotency.routes");
 		assertThat(expectedNames).containsExactlyInAnyOrderElementsOf(concat(defaults.keySet(), withoutDefault));
 		JsonMapper mapper = JsonMapper.builder().build();
 		defaults.forEach((name, value) -> assertThat(metadata.get(name).get("defaultValue"))

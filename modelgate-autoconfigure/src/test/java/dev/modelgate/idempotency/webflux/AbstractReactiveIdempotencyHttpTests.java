@@ -39,7 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "spring.main.web-application-type=reactive", "modelgate.idempotency.max-request-size=8KB",
 				"modelgate.idempotency.max-response-size=8KB",
 				"modelgate.idempotency.client-identity-header=Authorization",
-				"modelgate.idempotency.wait-timeout=10s",
+				"modelgate.idempotency.wait-timeout=10s", "modelgate.idempotency.routes[0].method=POST",
+				"modelgate.idempotency.routes[0].path=/functional/orders/{id}",
 				// Generous, so that a loaded machine does not turn a slow store call into a 503.
 				"modelgate.idempotency.operation-timeout=10s" })
 abstract class AbstractReactiveIdempotencyHttpTests {
@@ -345,6 +346,91 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 			assertThat(status(result)).as(text(result)).isEqualTo(201);
 			assertThat(result.getResponseBody()).isEqualTo(body);
 		});
+	}
+
+	@Test
+	void functionalRouteDeclaredByConfigurationIsIdempotent() {
+		String key = newKey();
+		EntityExchangeResult<byte[]> first = post("/functional/orders/7", key, "{\"item\":\"book\"}");
+		EntityExchangeResult<byte[]> second = post("/functional/orders/7", key, "{\"item\":\"book\"}");
+		assertThat(status(first)).as(text(first)).isEqualTo(201);
+		assertThat(second.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+		assertThat(second.getResponseBody()).isEqualTo(first.getResponseBody());
+		assertProblem(post("/functional/orders/8", key, "{\"item\":\"book\"}"), 422, "idempotency_key_reused");
+		assertThat(this.runs.of("functional")).isEqualTo(1);
+	}
+
+	private EntityExchangeResult<byte[]> events(String query, String key, String lastEventId) {
+		WebTestClient.RequestBodySpec request = this.client.post()
+			.uri("/events?" + query)
+			.header("Authorization", CLIENT)
+			.header("Idempotency-Key", key)
+			.accept(MediaType.TEXT_EVENT_STREAM)
+			.contentType(MediaType.APPLICATION_JSON);
+		if (lastEventId != null) {
+			request.header("Last-Event-ID", lastEventId);
+		}
+		return request.bodyValue("{}").exchange().expectBody().returnResult();
+	}
+
+	@Test
+	void streamIsRecordedEventByEventWithIdsAndReplayedAfterItsEnd() {
+		String key = newKey();
+		EntityExchangeResult<byte[]> first = events("count=3", key, null);
+		assertThat(status(first)).isEqualTo(200);
+		assertThat(text(first)).contains("id: 1\n", "id: 2\n", "id: 3\n", "data:run 1 chunk 3");
+		EntityExchangeResult<byte[]> replay = events("count=3", key, null);
+		assertThat(replay.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+		assertThat(replay.getResponseHeaders().getContentType().isCompatibleWith(MediaType.TEXT_EVENT_STREAM)).isTrue();
+		assertThat(text(replay)).isEqualTo(text(first));
+		assertThat(this.runs.of("events")).isEqualTo(1);
+	}
+
+	@Test
+	void lastEventIdResumesAfterThatEvent() {
+		String key = newKey();
+		events("count=3", key, null);
+		String resumed = text(events("count=3", key, "2"));
+		assertThat(resumed).contains("id: 3\n").doesNotContain("id: 1\n", "id: 2\n");
+		assertThat(this.runs.of("events")).isEqualTo(1);
+	}
+
+	@Test
+	void duplicateAttachesToTheLiveStreamAndGetsEveryEvent() throws Exception {
+		String key = newKey();
+		CompletableFuture<EntityExchangeResult<byte[]>> first = CompletableFuture
+			.supplyAsync(() -> events("count=5&gapMillis=300", key, null));
+		awaitRuns("events", 1);
+		EntityExchangeResult<byte[]> attached = events("count=5&gapMillis=300", key, null);
+		assertThat(attached.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+		assertThat(text(attached)).isEqualTo(text(first.get(30, TimeUnit.SECONDS)));
+		assertThat(text(attached)).contains("id: 5\n");
+		assertThat(this.runs.of("events")).isEqualTo(1);
+	}
+
+	@Test
+	void generationGoesOnWhenItsClientLeavesAndIsReplayedWhole() throws Exception {
+		String key = newKey();
+		String firstEvent = this.client.post()
+			.uri("/events?count=5&gapMillis=200")
+			.header("Authorization", CLIENT)
+			.header("Idempotency-Key", key)
+			.accept(MediaType.TEXT_EVENT_STREAM)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{}")
+			.exchange()
+			.returnResult(String.class)
+			.getResponseBody()
+			.blockFirst(Duration.ofSeconds(30));
+		assertThat(firstEvent).contains("run 1 chunk 1");
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (this.runs.of("events-emitted") < 5 && System.nanoTime() < deadline) {
+			Thread.sleep(20);
+		}
+		assertThat(this.runs.of("events-emitted")).isEqualTo(5);
+		String replayed = text(events("count=5&gapMillis=200", key, null));
+		assertThat(replayed).contains("id: 5\n", "data:run 1 chunk 5");
+		assertThat(this.runs.of("events")).isEqualTo(1);
 	}
 
 	private List<EntityExchangeResult<byte[]>> concurrently(int requests, String uri, String key) throws Exception {

@@ -7,12 +7,15 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -21,6 +24,10 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.reactive.function.server.RequestPredicates;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerResponse;
 
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
@@ -40,6 +47,19 @@ public class ReactiveTestApplication {
 	@Bean
 	StoreCalls storeCalls() {
 		return new StoreCalls();
+	}
+
+	/** A functional endpoint, made idempotent by the tests' modelgate.idempotency.routes. */
+	@Bean
+	RouterFunction<ServerResponse> functionalOrders(Runs runs) {
+		return RouterFunctions.route(RequestPredicates.POST("/functional/orders/{id}"), (request) -> {
+			int run = runs.increment("functional");
+			return request.bodyToMono(String.class)
+				.defaultIfEmpty("")
+				.flatMap((body) -> ServerResponse.status(HttpStatus.CREATED)
+					.contentType(MediaType.APPLICATION_JSON)
+					.bodyValue("{\"run\":" + run + "}"));
+		});
 	}
 
 	/** Counts every call the engine makes to the store. */
@@ -188,6 +208,16 @@ public class ReactiveTestApplication {
 		@Idempotent(onStoreFailure = Idempotent.StoreFailure.PROCEED)
 		Mono<ResponseEntity<Map<String, Object>>> createProceeding(@RequestBody Map<String, Object> order) {
 			return held("proceeding-orders", order, 0);
+		}
+
+		@PostMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+		@Idempotent
+		Flux<ServerSentEvent<String>> events(@RequestParam int count, @RequestParam(defaultValue = "0") long gapMillis) {
+			int run = this.runs.increment("events");
+			return Flux.range(1, count)
+				.concatMap((i) -> Mono.delay(Duration.ofMillis(gapMillis)).thenReturn(i))
+				.doOnNext((i) -> this.runs.increment("events-emitted"))
+				.map((i) -> ServerSentEvent.builder("run " + run + " chunk " + i).event("chunk").build());
 		}
 
 		/** Blocks an event-loop thread on purpose, to show that BlockHound is watching. */

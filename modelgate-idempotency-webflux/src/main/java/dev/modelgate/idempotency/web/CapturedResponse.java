@@ -81,7 +81,7 @@ final class CapturedResponse extends ServerHttpResponseDecorator {
 	 * response itself, past this decorator): an empty body.
 	 */
 	Mono<Void> settleIfUnwritten() {
-		return this.settlement.isSettled() ? Mono.empty() : settle(new byte[0]);
+		return (this.settlement.isSettled() || this.settlement.isStreaming()) ? Mono.empty() : settle(new byte[0]);
 	}
 
 	int status() {

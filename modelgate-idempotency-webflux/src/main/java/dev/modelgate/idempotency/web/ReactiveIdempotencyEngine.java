@@ -340,10 +340,14 @@ public class ReactiveIdempotencyEngine {
 		ServerWebExchange running = exchange.mutate().response(captured).build();
 		return chain.apply(running)
 			.then(Mono.defer(captured::settleIfUnwritten))
-			.onErrorResume((ex) -> settlement.release("the handler threw " + ex.getClass().getName())
-				.then(Mono.error(ex)))
-			.doOnCancel(() -> settlement.release("the client went away before the response was complete")
-				.subscribe())
+			// A stream settles itself when it ends, and goes on when its client leaves.
+			.onErrorResume((ex) -> settlement.isStreaming() ? Mono.error(ex)
+					: settlement.release("the handler threw " + ex.getClass().getName()).then(Mono.error(ex)))
+			.doOnCancel(() -> {
+				if (!settlement.isStreaming()) {
+					settlement.release("the client went away before the response was complete").subscribe();
+				}
+			})
 			.doFinally((signal) -> responded(IdempotencyListener.ResponseKind.FIRST, keyed));
 	}
 

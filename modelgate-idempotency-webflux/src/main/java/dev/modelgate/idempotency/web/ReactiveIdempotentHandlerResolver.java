@@ -48,6 +48,8 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 
 	private volatile boolean keyRequired;
 
+	private List<Route> routes = List.of();
+
 	/**
 	 * @param handlerMappings supplies the application's handler mappings once every singleton exists
 	 * @param defaults the global values annotations fall back to
@@ -81,14 +83,24 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 		this.keyRequired = found.values().stream().anyMatch(IdempotentEndpoint::required);
 	}
 
-	/** {@return whether any handler is annotated at all} */
-	public boolean hasIdempotentHandlers() {
-		return !this.annotated.isEmpty();
+	/**
+	 * Routes made idempotent by configuration, for functional endpoints ({@code RouterFunction}) and
+	 * handlers that cannot be annotated. A request that matches one is handled by its settings
+	 * whatever handler it is bound for, before any handler lookup; the first match wins.
+	 * @param routes the routes
+	 */
+	public void setRoutes(List<Route> routes) {
+		this.routes = List.copyOf(routes);
 	}
 
-	/** {@return whether any annotated handler refuses requests without a key ({@code required = true})} */
+	/** {@return whether any handler is annotated, or any route configured} */
+	public boolean hasIdempotentHandlers() {
+		return !this.annotated.isEmpty() || !this.routes.isEmpty();
+	}
+
+	/** {@return whether any annotated handler or configured route refuses requests without a key} */
 	public boolean hasKeyRequiredHandlers() {
-		return this.keyRequired;
+		return this.keyRequired || this.routes.stream().anyMatch((route) -> route.endpoint().required());
 	}
 
 	/**
@@ -98,6 +110,11 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 	 * {@code @Idempotent} (or the lookup fails: the dispatcher will meet the same failure and report it)
 	 */
 	public Mono<IdempotentEndpoint> resolve(ServerWebExchange exchange) {
+		for (Route route : this.routes) {
+			if (route.matches(exchange)) {
+				return Mono.just(route.endpoint());
+			}
+		}
 		if (this.annotated.isEmpty()) {
 			return Mono.empty();
 		}
@@ -170,6 +187,23 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 			if (inProgress == Idempotent.InProgress.DEFAULT) {
 				throw new IllegalArgumentException("The global inProgress must be REJECT or WAIT");
 			}
+		}
+
+	}
+
+	/**
+	 * A route made idempotent by configuration.
+	 *
+	 * @param method the HTTP method, for example {@code POST}
+	 * @param pattern the path pattern, matched against the path within the application
+	 * @param endpoint its settings; its {@code route} names it in metrics, its {@code scopeName} is the
+	 * key space
+	 */
+	public record Route(String method, PathPattern pattern, IdempotentEndpoint endpoint) {
+
+		boolean matches(ServerWebExchange exchange) {
+			return this.method.equalsIgnoreCase(exchange.getRequest().getMethod().name())
+					&& this.pattern.matches(exchange.getRequest().getPath().pathWithinApplication());
 		}
 
 	}

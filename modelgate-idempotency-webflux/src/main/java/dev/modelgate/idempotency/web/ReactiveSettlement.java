@@ -40,6 +40,8 @@ final class ReactiveSettlement {
 
 	private final AtomicBoolean settled = new AtomicBoolean();
 
+	private volatile boolean streaming;
+
 	ReactiveSettlement(AsyncLease lease, DecisionReporter reporter, String method, String route, Duration ttl) {
 		this.lease = lease;
 		this.reporter = reporter;
@@ -58,6 +60,20 @@ final class ReactiveSettlement {
 
 	boolean isSettled() {
 		return this.settled.get();
+	}
+
+	/** The run's answer is a stream, which settles the attempt itself, whatever becomes of its client. */
+	void streaming() {
+		this.streaming = true;
+	}
+
+	boolean isStreaming() {
+		return this.streaming;
+	}
+
+	/** Releases the key of a stream that failed before its end. */
+	Mono<Void> releaseStream(String warning) {
+		return release(warning);
 	}
 
 	/**
