@@ -38,6 +38,8 @@ final class CountingUpstream {
 
 	private volatile CountDownLatch hold;
 
+	private volatile StreamHold streamHold;
+
 	private CountingUpstream(HttpServer server) {
 		this.server = server;
 	}
@@ -77,6 +79,7 @@ final class CountingUpstream {
 		this.answer = null;
 		this.stream = null;
 		this.hold = null;
+		this.streamHold = null;
 	}
 
 	/** Answers every following call with this status and JSON body. */
@@ -96,6 +99,16 @@ final class CountingUpstream {
 	CountDownLatch holdAnswers() {
 		CountDownLatch release = new CountDownLatch(1);
 		this.hold = release;
+		return release;
+	}
+
+	/**
+	 * Makes each following stream stop after its first {@code events} events until the returned latch
+	 * is counted down, so that a test knows the stream is still going while it acts.
+	 */
+	CountDownLatch holdStreamsAfter(int events) {
+		CountDownLatch release = new CountDownLatch(1);
+		this.streamHold = new StreamHold(events, release);
 		return release;
 	}
 
@@ -120,7 +133,7 @@ final class CountingUpstream {
 			}
 			Stream stream = this.stream;
 			if (stream != null) {
-				stream.write(exchange);
+				stream.write(exchange, this.streamHold);
 				return;
 			}
 			Answer answer = (this.answer != null) ? this.answer : Answer.completion(number);
@@ -168,17 +181,24 @@ final class CountingUpstream {
 
 	private record Stream(List<String> events) {
 
-		void write(HttpExchange exchange) throws IOException {
+		void write(HttpExchange exchange, StreamHold hold) throws IOException {
 			exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
 			exchange.sendResponseHeaders(200, 0);
 			try (OutputStream out = exchange.getResponseBody()) {
+				int written = 0;
 				for (String event : this.events) {
+					if (hold != null && written++ == hold.after()) {
+						await(hold.release());
+					}
 					out.write(("data: " + event + "\n\n").getBytes(StandardCharsets.UTF_8));
 					out.flush();
 				}
 			}
 		}
 
+	}
+
+	private record StreamHold(int after, CountDownLatch release) {
 	}
 
 }

@@ -1,6 +1,9 @@
 package dev.modelgate.sample.gateway;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -224,6 +227,54 @@ abstract class GatewayRouteIdempotencyTests {
 		assertThat(upstream.calls()).isEqualTo(1);
 	}
 
+	@Test
+	void duplicateDuringALiveStreamAttachesAndGetsEveryEventWithoutASecondCall() throws Exception {
+		String id = "chatcmpl-" + UUID.randomUUID();
+		String[] chunks = { chunk(id, "{\"role\":\"assistant\",\"content\":\"\"}", null),
+				chunk(id, "{\"content\":\"Live\"}", null), chunk(id, "{\"content\":\" stream\"}", null),
+				chunk(id, "{}", "\"stop\""), "[DONE]" };
+		upstream.streamWith(chunks);
+		CountDownLatch release = upstream.holdStreamsAfter(2);
+		String streaming = this.body.replace("\"model\"", "\"stream\":true,\"model\"");
+		try {
+			HttpResponse<InputStream> first = this.http.send(request(this.key, streaming, AUTHORIZATION),
+					HttpResponse.BodyHandlers.ofInputStream());
+			BufferedReader firstEvents = new BufferedReader(
+					new InputStreamReader(first.body(), StandardCharsets.UTF_8));
+			// The first two events have been recorded (each is stored before it is sent) and the
+			// upstream holds the rest: the duplicate arrives while the stream is live.
+			int seen = 0;
+			StringBuilder firstBody = new StringBuilder();
+			String line;
+			while (seen < 2 && (line = firstEvents.readLine()) != null) {
+				firstBody.append(line).append('\n');
+				if (line.startsWith("data:")) {
+					seen++;
+				}
+			}
+			HttpResponse<InputStream> duplicate = this.http.send(request(this.key, streaming, AUTHORIZATION),
+					HttpResponse.BodyHandlers.ofInputStream());
+			release.countDown();
+			// The rest through the same reader, which may have buffered some of it already.
+			char[] buffer = new char[8192];
+			for (int read; (read = firstEvents.read(buffer)) != -1;) {
+				firstBody.append(buffer, 0, read);
+			}
+			byte[] duplicateBody = duplicate.body().readAllBytes();
+
+			assertThat(seen).isEqualTo(2);
+			assertThat(replayed(first)).isFalse();
+			assertThat(duplicate.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+			assertThat(Event.parse(duplicateBody)).extracting(Event::data).containsExactly(chunks);
+			assertThat(Event.parse(duplicateBody))
+				.isEqualTo(Event.parse(firstBody.toString().getBytes(StandardCharsets.UTF_8)));
+		}
+		finally {
+			release.countDown();
+		}
+		assertThat(upstream.calls()).isEqualTo(1);
+	}
+
 	static String chunk(String id, String delta, String finishReason) {
 		return "{\"id\":\"" + id + "\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,"
 				+ "\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":"
@@ -239,6 +290,19 @@ abstract class GatewayRouteIdempotencyTests {
 	}
 
 	private HttpResponse<byte[]> send(String key, String body, String authorization, String... moreHeaders) {
+		try {
+			return this.http.send(request(key, body, authorization, moreHeaders), HttpResponse.BodyHandlers.ofByteArray());
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("The gateway did not answer", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private HttpRequest request(String key, String body, String authorization, String... moreHeaders) {
 		HttpRequest.Builder request = HttpRequest
 			.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/v1/chat/completions"))
 			.header("Content-Type", "application/json")
@@ -251,16 +315,7 @@ abstract class GatewayRouteIdempotencyTests {
 		if (moreHeaders.length > 0) {
 			request.headers(moreHeaders);
 		}
-		try {
-			return this.http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("The gateway did not answer", ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		return request.build();
 	}
 
 	/**
