@@ -28,6 +28,7 @@ import org.springframework.web.reactive.function.server.RequestPredicates;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.server.ServerWebExchange;
 
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
@@ -144,7 +145,7 @@ public class ReactiveTestApplication {
 		}
 
 		@PostMapping("/short-lease-orders")
-		@Idempotent(leaseTtl = "300ms")
+		@Idempotent(leaseTtl = "1s")
 		Mono<ResponseEntity<Map<String, Object>>> createUnderShortLease(@RequestBody Map<String, Object> order,
 				@RequestParam(defaultValue = "0") long holdMillis) {
 			return held("short-lease-orders", order, holdMillis);
@@ -218,6 +219,20 @@ public class ReactiveTestApplication {
 				.concatMap((i) -> Mono.delay(Duration.ofMillis(gapMillis)).thenReturn(i))
 				.doOnNext((i) -> this.runs.increment("events-emitted"))
 				.map((i) -> ServerSentEvent.builder("run " + run + " chunk " + i).event("chunk").build());
+		}
+
+		@PostMapping(path = "/uploads", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+		@Idempotent
+		Mono<String> upload(ServerWebExchange exchange) {
+			int run = this.runs.increment("uploads");
+			return exchange.getMultipartData().map((parts) -> "run " + run + " parts " + parts.keySet());
+		}
+
+		@PostMapping(path = "/forms", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+		@Idempotent
+		Mono<String> form(ServerWebExchange exchange) {
+			int run = this.runs.increment("forms");
+			return exchange.getFormData().map((form) -> "run " + run + " item " + form.getFirst("item"));
 		}
 
 		/** Blocks an event-loop thread on purpose, to show that BlockHound is watching. */

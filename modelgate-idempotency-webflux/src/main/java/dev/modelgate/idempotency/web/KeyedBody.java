@@ -1,15 +1,23 @@
 package dev.modelgate.idempotency.web;
 
 import java.util.Collection;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.MediaType;
+import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
+import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.http.codec.multipart.Part;
 import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 
 import dev.modelgate.idempotency.core.CanonicalBody;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
@@ -30,6 +38,8 @@ record KeyedBody(byte[] bytes, @Nullable String fingerprint, @Nullable Idempoten
 
 	private static final byte[] EMPTY = new byte[0];
 
+	private static final ResolvableType PART = ResolvableType.forClass(Part.class);
+
 	boolean isRefused() {
 		return this.refusal != null;
 	}
@@ -47,7 +57,8 @@ record KeyedBody(byte[] bytes, @Nullable String fingerprint, @Nullable Idempoten
 		return DataBufferUtils.join(request.getBody(), limit)
 			.map(KeyedBody::drain)
 			.defaultIfEmpty(EMPTY)
-			.map((bytes) -> new KeyedBody(bytes, fingerprint(request, bytes, ignoreFields), null, null))
+			.flatMap((bytes) -> canonical(request, bytes, ignoreFields, limit)
+				.map((body) -> new KeyedBody(bytes, fingerprint(request, body), null, null)))
 			.onErrorResume(DataBufferLimitException.class, (ex) -> Mono.just(tooLarge(maxBytes)))
 			.onErrorResume((ex) -> !(ex instanceof DataBufferLimitException),
 					(ex) -> Mono.just(new KeyedBody(EMPTY, null, IdempotencyOutcome.UNREADABLE,
@@ -70,14 +81,43 @@ record KeyedBody(byte[] bytes, @Nullable String fingerprint, @Nullable Idempoten
 	}
 
 	/**
+	 * The body as the fingerprint sees it: canonical JSON when it is declared JSON; a multipart body
+	 * part by part (name, file name, content), as the servlet filter reads it, so that a retry whose
+	 * client chose another boundary is the same request; any other body as its bytes.
+	 */
+	private static Mono<CanonicalBody> canonical(ServerHttpRequest request, byte[] bytes,
+			Collection<JsonPointer> ignoreFields, int limit) {
+		MediaType contentType = contentType(request);
+		if (contentType != null && MediaType.MULTIPART_FORM_DATA.includes(contentType)) {
+			DefaultPartHttpMessageReader reader = new DefaultPartHttpMessageReader();
+			// Every part in memory: the body is already there, within max-request-size.
+			reader.setMaxInMemorySize(limit);
+			reader.setMaxDiskUsagePerPart(0);
+			ServerHttpRequest again = new ServerHttpRequestDecorator(request) {
+				@Override
+				public Flux<DataBuffer> getBody() {
+					return Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(bytes));
+				}
+			};
+			return reader.read(PART, again, Map.of())
+				.concatMap((part) -> DataBufferUtils.join(part.content())
+					.map(KeyedBody::drain)
+					.defaultIfEmpty(EMPTY)
+					.map((content) -> new CanonicalBody.Part(part.name(),
+							(part instanceof FilePart file) ? file.filename() : "", content)))
+				.collectList()
+				.map(CanonicalBody::parts);
+		}
+		return Mono.just(isJson(contentType) ? CanonicalBody.json(bytes, 0, bytes.length, ignoreFields)
+				: CanonicalBody.bytes(bytes));
+	}
+
+	/**
 	 * As the servlet filter fingerprints: the method, the request path as it is matched
 	 * ({@link MatchedPath}, so spellings of one path that reach one handler are one request), the
-	 * canonical query, and the body, canonical JSON when it is declared JSON.
+	 * canonical query, and the canonical body.
 	 */
-	private static String fingerprint(ServerHttpRequest request, byte[] bytes, Collection<JsonPointer> ignoreFields) {
-		MediaType contentType = contentType(request);
-		CanonicalBody body = isJson(contentType) ? CanonicalBody.json(bytes, 0, bytes.length, ignoreFields)
-				: CanonicalBody.bytes(bytes);
+	private static String fingerprint(ServerHttpRequest request, CanonicalBody body) {
 		return RequestFingerprint.of(request.getMethod().name(), MatchedPath.of(request.getPath().value()),
 				request.getURI().getRawQuery(), body);
 	}

@@ -6,6 +6,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -17,12 +18,21 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
+import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.FormHttpMessageReader;
+import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
+import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
+import org.springframework.http.codec.multipart.Part;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.util.LinkedMultiValueMap;
+import org.springframework.util.MultiValueMap;
 import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.ServerWebExchangeDecorator;
 
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
@@ -235,9 +245,8 @@ public class ReactiveIdempotencyEngine {
 				if (DefaultReactiveClientIdentityResolver.ANONYMOUS.equals(clientIdentity)) {
 					decide(IdempotencyOutcome.UNIDENTIFIED_SHARED, keyed);
 				}
-				ServerWebExchange readable = exchange.mutate()
-					.request(new BufferedBodyRequest(exchange.getRequest(), body.bytes(), exchange.getResponse()))
-					.build();
+				ServerWebExchange readable = new BufferedBodyExchange(exchange,
+						new BufferedBodyRequest(exchange.getRequest(), body.bytes(), exchange.getResponse()));
 				return keyed(keyed, body.fingerprint(), readable, chain);
 			});
 	}
@@ -255,7 +264,7 @@ public class ReactiveIdempotencyEngine {
 	/** Asks {@code begin}, and again while a duplicate runs and the caller waits for it. */
 	private Mono<Began> begin(String scope, String fingerprint, String token, Duration leaseTtl, long deadline,
 			Duration pause, boolean waited) {
-		return Mono.fromFuture(() -> this.store.begin(scope, fingerprint, token, leaseTtl), true)
+		return Mono.defer(() -> StoreAnswers.of(this.store.begin(scope, fingerprint, token, leaseTtl), this.timers))
 			.onErrorMap((ex) -> !(ex instanceof IdempotencyStoreException),
 					(ex) -> new IdempotencyStoreException("begin failed", ex))
 			.flatMap((result) -> {
@@ -332,7 +341,7 @@ public class ReactiveIdempotencyEngine {
 		decide(IdempotencyOutcome.ACQUIRED, keyed);
 		AsyncLease lease = new AsyncLease(this.store, this.timers, keyed.scope(), token, endpoint.leaseTtl());
 		ReactiveSettlement settlement = new ReactiveSettlement(lease, this.reporter, keyed.method(), endpoint.route(),
-				endpoint.ttl());
+				endpoint.ttl(), this.timers);
 		StreamReporting reporting = new StreamReporting(this.reporter, keyed.method(), endpoint.route());
 		CapturedResponse captured = new CapturedResponse(exchange.getResponse(), settlement, this.responsePolicy,
 				this.replayHeaders, this.settings.maxResponseBytes(),
@@ -507,6 +516,68 @@ public class ReactiveIdempotencyEngine {
 			return Flux.defer(() -> (this.body.length == 0)
 					? Flux.empty()
 					: Flux.just(this.response.bufferFactory().wrap(this.body)));
+		}
+
+	}
+
+	/**
+	 * The exchange as the handler sees it: its request's body read for the fingerprint, readable again,
+	 * and its form and multipart data read from that body. A mutated exchange would answer those from
+	 * the original request, whose body is consumed.
+	 */
+	private static final class BufferedBodyExchange extends ServerWebExchangeDecorator {
+
+		private static final ResolvableType FORM_DATA = ResolvableType.forClassWithGenerics(MultiValueMap.class,
+				String.class, String.class);
+
+		private static final ResolvableType MULTIPART_DATA = ResolvableType.forClassWithGenerics(MultiValueMap.class,
+				String.class, Part.class);
+
+		private final ServerHttpRequest request;
+
+		private final Mono<MultiValueMap<String, String>> formData;
+
+		private final Mono<MultiValueMap<String, Part>> multipartData;
+
+		BufferedBodyExchange(ServerWebExchange delegate, ServerHttpRequest request) {
+			super(delegate);
+			this.request = request;
+			MediaType contentType = contentType(request);
+			this.formData = (contentType != null && MediaType.APPLICATION_FORM_URLENCODED.isCompatibleWith(contentType))
+					? new FormHttpMessageReader().readMono(FORM_DATA, request, Map.of())
+						.switchIfEmpty(Mono.fromSupplier(LinkedMultiValueMap::new))
+						.cache()
+					: Mono.fromSupplier(LinkedMultiValueMap::new);
+			this.multipartData = (contentType != null && MediaType.MULTIPART_FORM_DATA.isCompatibleWith(contentType))
+					? new MultipartHttpMessageReader(new DefaultPartHttpMessageReader())
+						.readMono(MULTIPART_DATA, request, Map.of())
+						.switchIfEmpty(Mono.fromSupplier(LinkedMultiValueMap::new))
+						.cache()
+					: Mono.fromSupplier(LinkedMultiValueMap::new);
+		}
+
+		private static @Nullable MediaType contentType(ServerHttpRequest request) {
+			try {
+				return request.getHeaders().getContentType();
+			}
+			catch (IllegalArgumentException ex) {
+				return null;
+			}
+		}
+
+		@Override
+		public ServerHttpRequest getRequest() {
+			return this.request;
+		}
+
+		@Override
+		public Mono<MultiValueMap<String, String>> getFormData() {
+			return this.formData;
+		}
+
+		@Override
+		public Mono<MultiValueMap<String, Part>> getMultipartData() {
+			return this.multipartData;
 		}
 
 	}

@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 
 import dev.modelgate.idempotency.core.DecisionReporter;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
@@ -42,7 +43,11 @@ final class ReactiveSettlement {
 
 	private volatile boolean streaming;
 
-	ReactiveSettlement(AsyncLease lease, DecisionReporter reporter, String method, String route, Duration ttl) {
+	private final Scheduler scheduler;
+
+	ReactiveSettlement(AsyncLease lease, DecisionReporter reporter, String method, String route, Duration ttl,
+			Scheduler scheduler) {
+		this.scheduler = scheduler;
 		this.lease = lease;
 		this.reporter = reporter;
 		this.method = method;
@@ -162,8 +167,8 @@ final class ReactiveSettlement {
 	}
 
 	/** Subscribing does not start the call (it already runs) and cancelling does not stop it. */
-	private static Mono<Boolean> settle(CompletableFuture<Boolean> future) {
-		return Mono.fromFuture(future, true);
+	private Mono<Boolean> settle(CompletableFuture<Boolean> future) {
+		return StoreAnswers.of(future, this.scheduler);
 	}
 
 	private static CompletableFuture<Boolean> safely(java.util.function.Supplier<CompletableFuture<Boolean>> call) {

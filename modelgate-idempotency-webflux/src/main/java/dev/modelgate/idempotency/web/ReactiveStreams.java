@@ -86,7 +86,8 @@ final class ReactiveStreams {
 	 * @return empty, with nothing written, when the scope holds no stream (yet); else what sends it
 	 */
 	Mono<Optional<Mono<Void>>> follow(String scope, long afterSequence, ServerHttpResponse response) {
-		return Mono.fromFuture(() -> this.store.readStream(scope, afterSequence, StreamSettings.READ_BATCH), true)
+		return Mono.defer(() -> StoreAnswers.of(this.store.readStream(scope, afterSequence, StreamSettings.READ_BATCH),
+				this.timers))
 			.onErrorMap((ex) -> !(ex instanceof IdempotencyStoreException),
 					(ex) -> new IdempotencyStoreException("readStream failed", ex))
 			.map((first) -> first.map((slice) -> {
@@ -119,7 +120,8 @@ final class ReactiveStreams {
 			}
 			pause = Mono.delay(this.settings.pollInterval(), this.timers);
 		}
-		return pause.then(Mono.fromFuture(() -> this.store.readStream(scope, page.after(), StreamSettings.READ_BATCH), true))
+		return pause.then(Mono.defer(() -> StoreAnswers
+			.of(this.store.readStream(scope, page.after(), StreamSettings.READ_BATCH), this.timers)))
 			.map((next) -> (next.isEmpty() || !next.get().sameAttempt(first))
 					? Page.terminal("idempotency_stream_interrupted",
 							"the stream ended before its end; a retry with the same key runs it again")
@@ -200,7 +202,7 @@ final class ReactiveStreams {
 		void start(byte[] head, Flux<List<DataBuffer>> elements) {
 			this.startedNanos = System.nanoTime();
 			AsyncLease lease = this.settlement.lease();
-			this.generation = Mono.fromFuture(() -> lease.openStream(head), true)
+			this.generation = Mono.defer(() -> StoreAnswers.of(lease.openStream(head), ReactiveStreams.this.timers))
 				.onErrorResume((ex) -> {
 					stopRecording("the store failed when the stream began: " + ReactiveSettlement.describe(ex), false);
 					return Mono.just(Boolean.FALSE);
@@ -255,7 +257,9 @@ final class ReactiveStreams {
 				return Mono.empty();
 			}
 			long appendedSize = size;
-			return Mono.fromFuture(() -> this.settlement.lease().appendEvents(this.sequence + 1, events), true)
+			return Mono
+				.defer(() -> StoreAnswers.of(this.settlement.lease().appendEvents(this.sequence + 1, events),
+						ReactiveStreams.this.timers))
 				.onErrorResume((ex) -> {
 					stopRecording("the store failed in the middle of the stream: " + ReactiveSettlement.describe(ex),
 							false);
