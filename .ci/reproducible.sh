@@ -15,6 +15,7 @@ published=(
   modelgate-idempotency-http
   modelgate-idempotency-webmvc
   modelgate-idempotency-webflux
+  modelgate-idempotency-gateway
   modelgate-idempotency-test
   modelgate-autoconfigure
   modelgate-spring-boot-starter

@@ -1,0 +1,119 @@
+package dev.modelgate.sample.gateway;
+
+import java.util.List;
+import java.util.UUID;
+
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.http.HttpResponseFor;
+import com.openai.core.http.StreamResponse;
+import com.openai.models.chat.completions.ChatCompletion;
+import com.openai.models.chat.completions.ChatCompletionChunk;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The official OpenAI Java client pointed at the gateway route, with an {@code Idempotency-Key} as an
+ * extra header: whole and streamed, the retry gets the first answer and the upstream is called once.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "modelgate.provider.api-key=test-provider-key")
+class OpenAiJavaClientThroughTheRouteTests {
+
+	static final CountingUpstream upstream = CountingUpstream.shared();
+
+	@LocalServerPort
+	int port;
+
+	private OpenAIClient client;
+
+	@DynamicPropertySource
+	static void upstreamProvider(DynamicPropertyRegistry registry) {
+		registry.add("modelgate.provider.base-url", upstream::baseUrl);
+	}
+
+	@BeforeEach
+	void connect() {
+		upstream.reset();
+		this.client = OpenAIOkHttpClient.builder()
+			.baseUrl("http://127.0.0.1:" + this.port + "/v1")
+			.apiKey("sk-openai-java-through-the-route")
+			.maxRetries(0)
+			.build();
+	}
+
+	@AfterEach
+	void close() {
+		this.client.close();
+	}
+
+	@Test
+	void retryOfACompletionGetsTheFirstAnswer() {
+		ChatCompletionCreateParams params = params("Pay once");
+		HttpResponseFor<ChatCompletion> first = this.client.chat().completions().withRawResponse().create(params);
+		HttpResponseFor<ChatCompletion> retry = this.client.chat().completions().withRawResponse().create(params);
+
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(first.headers().values("Idempotent-Replayed")).isEmpty();
+		assertThat(retry.headers().values("Idempotent-Replayed")).containsExactly("true");
+		assertThat(retry.parse().id()).isEqualTo(first.parse().id()).isEqualTo("chatcmpl-upstream-1");
+		assertThat(retry.parse().choices().get(0).message().content()).hasValue("Answer 1");
+		assertThat(upstream.calls()).isEqualTo(1);
+		assertThat(upstream.lastCall().authorization()).isEqualTo("Bearer test-provider-key");
+	}
+
+	@Test
+	void retryOfAStreamGetsTheSameChunks() {
+		String id = "chatcmpl-" + UUID.randomUUID();
+		upstream.streamWith(GatewayRouteIdempotencyTests.chunk(id, "{\"role\":\"assistant\",\"content\":\"\"}", null),
+				GatewayRouteIdempotencyTests.chunk(id, "{\"content\":\"Streamed\"}", null),
+				GatewayRouteIdempotencyTests.chunk(id, "{\"content\":\" once\"}", null),
+				GatewayRouteIdempotencyTests.chunk(id, "{}", "\"stop\""), "[DONE]");
+		ChatCompletionCreateParams params = params("Stream once");
+
+		HttpResponseFor<StreamResponse<ChatCompletionChunk>> first = this.client.chat()
+			.completions()
+			.withRawResponse()
+			.createStreaming(params);
+		List<ChatCompletionChunk> firstChunks = readAll(first);
+		HttpResponseFor<StreamResponse<ChatCompletionChunk>> retry = this.client.chat()
+			.completions()
+			.withRawResponse()
+			.createStreaming(params);
+		List<ChatCompletionChunk> retryChunks = readAll(retry);
+
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(first.headers().values("Idempotent-Replayed")).isEmpty();
+		assertThat(retry.headers().values("Idempotent-Replayed")).containsExactly("true");
+		assertThat(firstChunks).hasSize(4).extracting(ChatCompletionChunk::id).containsOnly(id);
+		assertThat(retryChunks).isEqualTo(firstChunks);
+		StringBuilder content = new StringBuilder();
+		retryChunks.forEach((chunk) -> chunk.choices().forEach((choice) -> choice.delta().content().ifPresent(content::append)));
+		assertThat(content).hasToString("Streamed once");
+		assertThat(upstream.calls()).isEqualTo(1);
+	}
+
+	private static ChatCompletionCreateParams params(String prompt) {
+		return ChatCompletionCreateParams.builder()
+			.model("gpt-4o-mini")
+			.addUserMessage(prompt + " " + UUID.randomUUID())
+			.putAdditionalHeader("Idempotency-Key", "openai-java-" + UUID.randomUUID())
+			.build();
+	}
+
+	private static List<ChatCompletionChunk> readAll(HttpResponseFor<StreamResponse<ChatCompletionChunk>> response) {
+		try (StreamResponse<ChatCompletionChunk> stream = response.parse()) {
+			return stream.stream().toList();
+		}
+	}
+
+}
