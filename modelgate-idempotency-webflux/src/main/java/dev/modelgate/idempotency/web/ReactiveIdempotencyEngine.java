@@ -172,7 +172,7 @@ public class ReactiveIdempotencyEngine {
 	 * @return {@code true} when calling the chain directly is what {@link #handle} would do
 	 */
 	public boolean canSkip(ServerHttpRequest request) {
-		return !this.reporter.isFollowed() && request.getHeaders().get(this.settings.headerName()) == null;
+		return !this.reporter.isFollowed() && request.getHeaders().getFirst(this.settings.headerName()) == null;
 	}
 
 	/**
@@ -191,7 +191,7 @@ public class ReactiveIdempotencyEngine {
 			String method = request.getMethod().name();
 			IdempotencyKey key;
 			try {
-				List<String> values = request.getHeaders().get(this.settings.headerName());
+				List<String> values = HeaderValues.of(request.getHeaders(), this.settings.headerName());
 				key = IdempotencyKey.parse((values != null) ? values : List.of(), this.settings.keyMaxLength());
 			}
 			catch (InvalidIdempotencyKeyException ex) {
