@@ -48,10 +48,14 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 	static {
 		// Handing a call to the store pool takes the pool queue's lock for a moment, as handing a
 		// task to Reactor's own schedulers does (Reactor's integration allows that one): a lock held
-		// for a queue operation, not a wait for the store.
+		// for a queue operation, not a wait for the store. Lettuce takes its endpoint's writer lock
+		// (SharedLock, a ReentrantLock) for the moment it queues a command: two threads sending at
+		// once make one park briefly there, which is not a wait for Redis either.
 		// install(...) also applies the integrations found on the class path (Reactor's and Netty's,
 		// which mark their event-loop threads as non-blocking); builder() alone would watch no thread.
-		BlockHound.install((builder) -> builder.allowBlockingCallsInside(ThreadPoolExecutor.class.getName(), "execute"));
+		BlockHound.install((builder) -> builder.allowBlockingCallsInside(ThreadPoolExecutor.class.getName(), "execute")
+			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")
+			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "doExclusive"));
 	}
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();

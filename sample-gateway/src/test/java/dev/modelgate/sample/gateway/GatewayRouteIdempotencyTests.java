@@ -48,8 +48,11 @@ abstract class GatewayRouteIdempotencyTests {
 
 	static {
 		// As in the WebFlux tests: handing a call to the blocking stores' pool takes its queue's lock
-		// for a moment, which is not a wait for the store.
-		BlockHound.install((builder) -> builder.allowBlockingCallsInside(ThreadPoolExecutor.class.getName(), "execute"));
+		// for a moment, which is not a wait for the store; so does Lettuce's writer lock (SharedLock)
+		// for the moment it queues a command of the asynchronous Redis store.
+		BlockHound.install((builder) -> builder.allowBlockingCallsInside(ThreadPoolExecutor.class.getName(), "execute")
+			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")
+			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "doExclusive"));
 	}
 
 	static final CountingUpstream upstream = CountingUpstream.shared();

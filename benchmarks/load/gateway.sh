@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# What the reactive filter costs (issue 14), measured like the servlet filter's in run.sh: the
+# sample Spring Cloud Gateway (sample-gateway: WebFlux, Netty, its in-memory store, the built-in mock
+# provider behind a forward: route) driven by wrk from outside the JVM, three kinds side by side:
+#   a  POST /benchmark/chat/completions   a twin route to the same mock, without the Idempotency filter
+#   b  POST /v1/chat/completions          the chat route with the filter, a new key on every request
+#   c  POST /v1/chat/completions          the same with one key: every request a replay
+# with the app's CPU time per request (all threads, from /proc) and wrk's p50. Each round runs the
+# kinds in the order a b c, then c b a, so that drift on the machine favours none; a cell is the
+# median of its rounds.
+#
+#   benchmarks/load/gateway.sh
+#
+# Settings (environment): DURATION (seconds per measured run, 6), ROUNDS (3), WARMUP (seconds per kind
+# and concurrency before measuring, 10), CONCURRENCY ("1 16"), APP_PORT (18084), STORE_ARGS (more
+# gateway arguments, e.g. "--spring.profiles.active=redis"), SKIP_BUILD=1 to reuse the built jar.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+
+duration=${DURATION:-6}
+rounds=${ROUNDS:-3}
+warmup=${WARMUP:-10}
+concurrency=${CONCURRENCY:-1 16}
+app_port=${APP_PORT:-18084}
+read -r -a store_args <<<"${STORE_ARGS:-}"
+out="$root/benchmarks/target/gateway/$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$out"
+base="http://127.0.0.1:$app_port"
+jar="$root/sample-gateway/target/sample-gateway-0.1.0-SNAPSHOT.jar"
+clock_ticks=$(getconf CLK_TCK)
+app_pid=
+
+log() {
+	echo "[$(date +%H:%M:%S)] $*" >&2
+}
+
+stop_app() {
+	if [ -n "$app_pid" ]; then
+		kill "$app_pid" 2>/dev/null || true
+		wait "$app_pid" 2>/dev/null || true
+		app_pid=
+	fi
+}
+trap stop_app EXIT
+
+command -v wrk >/dev/null || { echo "wrk is needed (apt-get install wrk)" >&2; exit 1; }
+if [ "${SKIP_BUILD:-}" != 1 ] || [ ! -f "$jar" ]; then
+	log "building the sample gateway"
+	./mvnw -B -q -pl sample-gateway -am package -DskipTests
+fi
+
+# A 1 KiB chat request, as run.sh sends.
+python3 - "$out/body-1k.json" <<'EOF'
+import json, sys
+content = "x" * 900
+json.dump({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": content}]}, open(sys.argv[1], "w"))
+EOF
+
+app_cpu() {
+	awk -v t="$clock_ticks" '{ print ($14 + $15) / t }' "/proc/$app_pid/stat"
+}
+
+post() {
+	curl -s -o /dev/null -w '%{http_code}' -X POST "$base$1" -H 'Content-Type: application/json' \
+		-H 'Authorization: Bearer sk-benchmark' ${2:+-H "Idempotency-Key: $2"} --data-binary "@$out/body-1k.json"
+}
+
+log "starting the sample gateway"
+java -Xms1g -Xmx1g -jar "$jar" --server.port="$app_port" --modelgate.idempotency.ttl=60s \
+	--modelgate.idempotency.memory.max-entries=1000000 --modelgate.idempotency.memory.max-bytes=512MB \
+	--spring.cloud.gateway.server.webflux.routes[0].id=benchmark-twin \
+	--spring.cloud.gateway.server.webflux.routes[0].uri=forward:/mock/v1/chat/completions \
+	--spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/benchmark/chat/completions \
+	--spring.cloud.gateway.server.webflux.routes[0].predicates[1]=Method=POST \
+	--spring.cloud.gateway.server.webflux.routes[0].filters[0]=SetPath=/mock/v1/chat/completions \
+	--spring.cloud.gateway.server.webflux.routes[0].filters[1]=RemoveRequestHeader=Authorization \
+	${store_args[@]+"${store_args[@]}"} >"$out/app.log" 2>&1 &
+app_pid=$!
+for i in $(seq 1 120); do
+	[ "$(post /v1/chat/completions "start-$i")" = 200 ] && break
+	sleep 1
+done
+[ "$(post /benchmark/chat/completions)" = 200 ] || { echo "the twin route does not answer 200" >&2; exit 1; }
+replay_key="replay-$RANDOM$RANDOM"
+[ "$(post /v1/chat/completions "$replay_key")" = 200 ] || { echo "priming the replay key failed" >&2; exit 1; }
+
+run_kind() {
+	local kind=$1 c=$2 seconds=$3 path mode before line
+	case $kind in
+		a) path=/benchmark/chat/completions mode=none ;;
+		b) path=/v1/chat/completions mode=new ;;
+		c) path=/v1/chat/completions mode="fixed:$replay_key" ;;
+	esac
+	before=$(app_cpu)
+	line=$(wrk -t1 -c"$c" -d"${seconds}s" --latency -s benchmarks/load/chat.lua "$base$path" \
+		-- "$out/body-1k.json" "$mode" "gw-$kind-$c-$RANDOM" | grep '^RESULT')
+	awk -v a0="$before" -v a1="$(app_cpu)" -v line="$line" 'BEGIN {
+		match(line, /requests=[0-9]+/); n = substr(line, RSTART + 9, RLENGTH - 9); if (n == 0) n = 1
+		printf "%s app_us=%.1f\n", line, (a1 - a0) * 1e6 / n }'
+}
+
+field() {
+	echo "$2" | tr ' ' '\n' | awk -F= -v k="$1" '$1 == k { print $2 }'
+}
+
+printf 'concurrency\tkind\tround\trps\tp50_ms\tapp_us\tstatus_errors\tload\n' >"$out/runs.tsv"
+for c in $concurrency; do
+	log "warming up at concurrency $c"
+	for kind in a b c a b c; do
+		run_kind "$kind" "$c" "$warmup" >/dev/null
+	done
+	for round in $(seq 1 "$rounds"); do
+		order="a b c"
+		[ $((round % 2)) = 0 ] && order="c b a"
+		for kind in $order; do
+			line=$(run_kind "$kind" "$c" "$duration")
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$kind" "$round" "$(field rps "$line")" \
+				"$(field p50_ms "$line")" "$(field app_us "$line")" "$(field status_errors "$line")" \
+				"$(cut -d' ' -f1 /proc/loadavg)" >>"$out/runs.tsv"
+			log "c=$c $kind round $round: $line"
+		done
+	done
+done
+
+python3 - "$out/runs.tsv" <<'EOF' | tee "$out/report.md"
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+print("| concurrency | kind | req/s | p50 ms | app CPU µs/req | ratio to a | app CPU added | p50 added ms | errors |")
+print("|---|---|---|---|---|---|---|---|---|")
+for c in sorted({r["concurrency"] for r in rows}, key=int):
+    med = {}
+    for k in "abc":
+        rs = [r for r in rows if r["concurrency"] == c and r["kind"] == k]
+        med[k] = {f: statistics.median(float(r[f]) for r in rs) for f in ("rps", "p50_ms", "app_us")}
+        med[k]["errors"] = sum(int(r["status_errors"]) for r in rs)
+    for k in "abc":
+        m, a = med[k], med["a"]
+        print(f"| {c} | {k} | {m['rps']:.0f} | {m['p50_ms']:.3f} | {m['app_us']:.1f} | {m['rps'] / a['rps']:.2f} | "
+              f"{m['app_us'] - a['app_us']:+.1f} | {m['p50_ms'] - a['p50_ms']:+.3f} | {m['errors']} |")
+EOF
+log "results in $out"
