@@ -25,8 +25,9 @@
 # clients' commands; point it at a running Redis to use that one instead), SKIP_BUILD=1 to reuse the
 # built jars, PHASES ("1 2"; "1" skips the store and memory phase; THROUGHPUT_ONLY=1 means the same),
 # PROFILER (the path of async-profiler's libasyncProfiler.so, from Maven Central
-# tools.profiler:async-profiler: after phase 1, one more run of each kind at concurrency 16 with CPU
-# sampling, written as collapsed stacks profile-<kind>.collapsed), JAVA (the java that runs the app,
+# tools.profiler:async-profiler: after phase 1, one more run of each kind at each PROFILE_CONCURRENCY
+# ("16") with PROFILE_EVENT sampling ("cpu"; "wall" shows where threads wait), written as collapsed
+# stacks profile-<kind>-c<concurrency>.collapsed), JAVA (the java that runs the app,
 # java), JVM_OPTS (more JVM options for the app, space-separated), APP_OPTS (more app arguments,
 # space-separated: APP_OPTS="--spring.data.redis.client-type=jedis --spring.threads.virtual.enabled=true"),
 # START_TIMEOUT (seconds the app may take to answer its first keyed request, 180).
@@ -47,6 +48,8 @@ if [ "${THROUGHPUT_ONLY:-}" = 1 ]; then
 	phases=1
 fi
 profiler=${PROFILER:-}
+profile_concurrency=${PROFILE_CONCURRENCY:-16}
+profile_event=${PROFILE_EVENT:-cpu}
 read -r -a jvm_opts <<<"${JVM_OPTS:-}"
 read -r -a app_opts <<<"${APP_OPTS:-}"
 concurrency=${CONCURRENCY:-1 16 64}
@@ -275,12 +278,15 @@ rm -f "$headers"
 
 measure_throughput "$out/throughput.tsv" "$concurrency" "a b c d"
 if [ -n "$profiler" ]; then
-	for kind in a b c d; do
-		jcmd "$app_pid" JVMTI.agent_load "$profiler" '"start,event=cpu,interval=200000"' >/dev/null
-		line=$(run_kind "$kind" 16 "$duration")
-		jcmd "$app_pid" JVMTI.agent_load "$profiler" "\"stop,file=$out/profile-$kind.collapsed,collapsed\"" >/dev/null
-		log "profiled c=16 $kind: $line"
-		echo "$kind $line" >>"$out/profiled-runs.txt"
+	for c in $profile_concurrency; do
+		for kind in a b c d; do
+			jcmd "$app_pid" JVMTI.agent_load "$profiler" "\"start,event=$profile_event,interval=200000\"" >/dev/null
+			line=$(run_kind "$kind" "$c" "$duration")
+			jcmd "$app_pid" JVMTI.agent_load "$profiler" \
+				"\"stop,file=$out/profile-$kind-c$c.collapsed,collapsed\"" >/dev/null
+			log "profiled c=$c $kind: $line"
+			echo "c=$c $kind $line" >>"$out/profiled-runs.txt"
+		done
 	done
 fi
 stop_app

@@ -1,11 +1,15 @@
 package dev.modelgate.idempotency.autoconfigure;
 
 import java.sql.DatabaseMetaData;
+import java.time.Duration;
 
 import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import com.zaxxer.hikari.HikariDataSource;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -17,6 +21,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.MetaDataAccessException;
+import org.springframework.util.ClassUtils;
 
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyProperties.StoreType;
 import dev.modelgate.idempotency.core.IdempotencyStore;
@@ -39,6 +44,9 @@ class JdbcStoreConfiguration {
 
 	private static final Log logger = LogFactory.getLog(JdbcStoreConfiguration.class);
 
+	private static final boolean HIKARI_PRESENT = ClassUtils.isPresent("com.zaxxer.hikari.HikariDataSource",
+			JdbcStoreConfiguration.class.getClassLoader());
+
 	/**
 	 * Applied records are kept as long as completed responses, so that a retry within the response
 	 * ttl is told "applied, result unavailable" rather than running the operation again.
@@ -47,8 +55,33 @@ class JdbcStoreConfiguration {
 	JdbcIdempotencyStore jdbcIdempotencyStore(ObjectProvider<JdbcTemplate> jdbcTemplate, DataSource dataSource,
 			ModelgateIdempotencyProperties properties) {
 		requirePostgresql(dataSource);
+		JdbcIdempotencyStore.CallLimit callLimit = callLimit(dataSource, properties.getOperationTimeout());
 		return new JdbcIdempotencyStore(jdbcTemplate.getIfUnique(() -> new JdbcTemplate(dataSource)),
-				properties.getJdbc().getTableName(), properties.getTtl(), properties.getJdbc().isSynchronousCommit());
+				properties.getJdbc().getTableName(), properties.getTtl(), properties.getJdbc().isSynchronousCommit(),
+				callLimit);
+	}
+
+	/**
+	 * How the store can bound its own calls within {@code operation-timeout}, so that they run on the
+	 * request thread: only on a running HikariCP pool whose checkout, validation included, leaves each
+	 * statement at least 250 ms of half of it; {@code null} (each call handed to a thread that can be abandoned) on any
+	 * other DataSource, a pool that can be suspended, or one not started (the database was down).
+	 */
+	private static JdbcIdempotencyStore.@Nullable CallLimit callLimit(DataSource dataSource,
+			Duration operationTimeout) {
+		JdbcIdempotencyStore.CallLimit limit = (HIKARI_PRESENT) ? Hikari.callLimit(dataSource, operationTimeout)
+				: null;
+		if (limit != null) {
+			logger.info("Idempotency JDBC store calls run on the request thread: a connection checkout waits at most "
+					+ limit.connectionWait().toMillis() + " ms and each statement " + limit.networkTimeout().toMillis()
+					+ " ms for the database");
+		}
+		else {
+			logger.info("Idempotency JDBC store calls are handed to a thread each, bounded by operation-timeout ("
+					+ operationTimeout.toMillis() + " ms): the DataSource does not bound them itself (see "
+					+ "spring.datasource.hikari.connection-timeout in the README)");
+		}
+		return limit;
 	}
 
 	@Bean
@@ -90,6 +123,32 @@ class JdbcStoreConfiguration {
 		if (!"PostgreSQL".equalsIgnoreCase(product)) {
 			throw new UnsupportedIdempotencyDatabaseException(product);
 		}
+	}
+
+	/** Kept apart so that nothing loads HikariCP when it is absent. */
+	private static final class Hikari {
+
+		/** Statements get at least this long: HikariCP's own floor for its timeouts. */
+		private static final Duration SHORTEST_NETWORK_TIMEOUT = Duration.ofMillis(250);
+
+		/**
+		 * A checkout waits at most the pool's {@code connection-timeout} for a connection, and then
+		 * its {@code validation-timeout} to check one that has been idle; HikariCP opens connections
+		 * on threads of its own, never the caller's. A call is at most two statements, each with its
+		 * checkout, so each statement gets half of {@code operation-timeout} less the checkout.
+		 */
+		static JdbcIdempotencyStore.@Nullable CallLimit callLimit(DataSource dataSource, Duration operationTimeout) {
+			if (!(dataSource instanceof HikariDataSource hikari) || hikari.isAllowPoolSuspension()
+					|| hikari.getHikariPoolMXBean() == null) {
+				return null;
+			}
+			Duration checkout = Duration.ofMillis(hikari.getConnectionTimeout())
+				.plus(Duration.ofMillis(hikari.getValidationTimeout()));
+			Duration network = operationTimeout.dividedBy(2).minus(checkout);
+			return (network.compareTo(SHORTEST_NETWORK_TIMEOUT) >= 0)
+					? new JdbcIdempotencyStore.CallLimit(checkout, network) : null;
+		}
+
 	}
 
 }

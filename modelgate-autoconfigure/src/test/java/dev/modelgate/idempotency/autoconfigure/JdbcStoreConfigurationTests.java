@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
 
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 
 
@@ -181,6 +182,63 @@ class JdbcStoreConfigurationTests {
 
 	private static void dropTable(String table) {
 		PostgresTestServer.jdbcTemplate().execute("DROP TABLE IF EXISTS " + table + "_events, " + table);
+	}
+
+	@Test
+	void aHikariPoolThatBoundsItsCheckoutWithinOperationTimeoutLetsTheStoreBeCalledOnTheRequestThread() {
+		try (HikariDataSource pool = hikari(250, 250)) {
+			this.contextRunner.withBean(DataSource.class, () -> pool)
+				.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
+					.isEqualTo(Duration.ofSeconds(2)));
+			this.contextRunner.withBean(DataSource.class, () -> pool)
+				.withPropertyValues("modelgate.idempotency.operation-timeout=4s")
+				.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
+					.isEqualTo(Duration.ofSeconds(4)));
+		}
+	}
+
+	@Test
+	void aPoolThatMayWaitLongerForAConnectionOrAnotherDataSourceLeavesTheCallsToBeHandedOff() {
+		// HikariCP's default checkout timeout, 30s, is longer than any operation-timeout here.
+		try (HikariDataSource pool = hikari(30_000, 5_000)) {
+			this.contextRunner.withBean(DataSource.class, () -> pool)
+				.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit()).isNull());
+		}
+		// Each statement would get less than 250 ms of half the operation timeout.
+		try (HikariDataSource pool = hikari(500, 500)) {
+			this.contextRunner.withBean(DataSource.class, () -> pool)
+				.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit()).isNull());
+		}
+		// A wrapper could add waits of its own.
+		this.withDataSource
+			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit()).isNull());
+	}
+
+	@Test
+	void aPoolThatCouldNotStartBecauseTheDatabaseWasDownLeavesTheCallsToBeHandedOff() {
+		HikariDataSource pool = new HikariDataSource();
+		pool.setJdbcUrl("jdbc:postgresql://127.0.0.1:1/test");
+		pool.setUsername("postgres");
+		pool.setConnectionTimeout(250);
+		pool.setValidationTimeout(250);
+		try (pool) {
+			// Until it starts, each checkout would try to start it, connecting on the caller's thread.
+			this.contextRunner.withBean(DataSource.class, () -> pool)
+				.withPropertyValues("modelgate.idempotency.store=jdbc")
+				.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit()).isNull());
+		}
+	}
+
+	private static HikariDataSource hikari(long connectionTimeout, long validationTimeout) {
+		HikariDataSource shared = PostgresTestServer.hikari();
+		HikariDataSource pool = new HikariDataSource();
+		pool.setJdbcUrl(shared.getJdbcUrl());
+		pool.setUsername(shared.getUsername());
+		pool.setPassword(shared.getPassword());
+		pool.setMaximumPoolSize(2);
+		pool.setConnectionTimeout(connectionTimeout);
+		pool.setValidationTimeout(validationTimeout);
+		return pool;
 	}
 
 	/** Records the SQL of every statement prepared on its connections. */

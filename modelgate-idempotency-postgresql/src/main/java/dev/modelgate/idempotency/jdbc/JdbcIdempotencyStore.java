@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.jdbc;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,6 +10,11 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import javax.sql.DataSource;
@@ -18,6 +24,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.SqlParameterValue;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.modelgate.idempotency.core.BeginResult;
@@ -27,6 +34,7 @@ import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamEvent;
 import dev.modelgate.idempotency.core.StreamSlice;
+import dev.modelgate.idempotency.core.TimeBoundedIdempotencyStore;
 
 /**
  * An {@link IdempotencyStore} in a PostgreSQL table: one row per scope hash, which is the primary
@@ -61,6 +69,15 @@ import dev.modelgate.idempotency.core.StreamSlice;
  * default {@code begin} does not wait for PostgreSQL's WAL flush; the writes that settle a record
  * do (see the four-argument constructor).
  *
+ * <p>A store built with a {@link CallLimit} bounds its own calls, so that a caller can make them
+ * on its own thread instead of handing each to another (see {@link #callTimeLimit()}): every statement
+ * of a call that is its own transaction waits at most the limit's network timeout for the database
+ * ({@link java.sql.Connection#setNetworkTimeout}, set on the connection for that statement; a pool
+ * such as HikariCP puts the connection's own timeout back when it is returned), on a connection of
+ * its own even when the calling thread has a transaction bound (as the coordinator's threads never
+ * have), and a write larger than a socket send buffer surely holds is sent from a thread of the
+ * store's own and waited for at most the limit, since a network timeout bounds reads, not writes.
+ *
  * <p>Streams live in a second table, {@code <table>_events}, one row per event (the head as event
  * 0), keyed by scope, the writing attempt's token and sequence; release, deletion and the purge
  * delete a record's events in the same statement.
@@ -84,7 +101,21 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 */
 	private static final int MAX_BEGIN_ROUNDS = 10;
 
+	/** Writes up to this size fit the socket buffers of an idle connection, so sending them does not block. */
+	static final int DIRECT_WRITE_LIMIT = 8 * 1024;
+
+	/** Runs the statements; with a {@link CallLimit}, only those that join the business transaction. */
 	private final JdbcTemplate jdbcTemplate;
+
+	/** Runs the statements of calls that are their own transaction. */
+	private final JdbcTemplate own;
+
+	private final @Nullable CallLimit callLimit;
+
+	/** With a {@link CallLimit}: this store's large writes, from a thread of its own and bounded. */
+	private final @Nullable IdempotencyStore largeWrites;
+
+	private final @Nullable ExecutorService largeWriteThreads;
 
 	private final TableName table;
 
@@ -139,6 +170,23 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 */
 	public JdbcIdempotencyStore(JdbcTemplate jdbcTemplate, String tableName, Duration appliedRetention,
 			boolean synchronousCommit) {
+		this(jdbcTemplate, tableName, appliedRetention, synchronousCommit, null);
+	}
+
+	/**
+	 * Creates a store that, given a {@code callLimit}, bounds its own calls (see the class
+	 * description), so that the coordinator calls it on the request thread when the limit fits within
+	 * its operation timeout.
+	 * @param jdbcTemplate runs the statements
+	 * @param tableName the table, {@code name} or {@code schema.name}
+	 * @param appliedRetention as in {@link #JdbcIdempotencyStore(JdbcTemplate, String, Duration, boolean)}
+	 * @param synchronousCommit as in {@link #JdbcIdempotencyStore(JdbcTemplate, String, Duration, boolean)}
+	 * @param callLimit how long the template's DataSource can make a caller wait for a connection,
+	 * and the network timeout to give each statement; {@code null} when calls are not bounded here
+	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
+	 */
+	public JdbcIdempotencyStore(JdbcTemplate jdbcTemplate, String tableName, Duration appliedRetention,
+			boolean synchronousCommit, @Nullable CallLimit callLimit) {
 		if (appliedRetention.isNegative() || appliedRetention.isZero()) {
 			throw new IllegalArgumentException("appliedRetention must be positive, was " + appliedRetention);
 		}
@@ -147,6 +195,49 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		this.appliedRetentionMillis = appliedRetention.toMillis();
 		this.joined = new PostgresStatements(this.table.qualified(), false);
 		this.sql = synchronousCommit ? this.joined : new PostgresStatements(this.table.qualified(), true);
+		this.callLimit = callLimit;
+		if (callLimit == null) {
+			this.own = jdbcTemplate;
+			this.largeWrites = null;
+			this.largeWriteThreads = null;
+		}
+		else {
+			this.own = new NetworkBoundedJdbcTemplate(jdbcTemplate, callLimit.networkTimeout());
+			this.largeWriteThreads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+					new SynchronousQueue<>(), largeWriteThreadFactory());
+			this.largeWrites = new TimeBoundedIdempotencyStore(new JdbcIdempotencyStore(this),
+					this.largeWriteThreads, callLimit.total());
+		}
+	}
+
+	/** The same store without large-write threads: what {@link #largeWrites} runs on them. */
+	private JdbcIdempotencyStore(JdbcIdempotencyStore store) {
+		this.jdbcTemplate = store.jdbcTemplate;
+		this.own = store.own;
+		this.table = store.table;
+		this.appliedRetentionMillis = store.appliedRetentionMillis;
+		this.joined = store.joined;
+		this.sql = store.sql;
+		this.callLimit = store.callLimit;
+		this.largeWrites = null;
+		this.largeWriteThreads = null;
+	}
+
+	/**
+	 * With a {@link CallLimit}: the longest a call can take, twice the limit's
+	 * {@linkplain CallLimit#total() total}, since a release can be two statements, each with its own
+	 * connection checkout. Without one, {@code null}: the caller bounds calls.
+	 */
+	@Override
+	public @Nullable Duration callTimeLimit() {
+		return (this.callLimit != null) ? this.callLimit.total().multipliedBy(2) : null;
+	}
+
+	/** Stops the threads that sent large writes, if any. */
+	public void close() {
+		if (this.largeWriteThreads != null) {
+			this.largeWriteThreads.shutdownNow();
+		}
 	}
 
 	@Override
@@ -155,7 +246,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		return access("begin", () -> {
 			String begin = statements().begin;
 			for (int round = 0; round < MAX_BEGIN_ROUNDS; round++) {
-				BeginResult answer = this.jdbcTemplate.query(begin, JdbcIdempotencyStore::beginAnswer, fingerprint,
+				BeginResult answer = this.own.query(begin, JdbcIdempotencyStore::beginAnswer, fingerprint,
 						scope, fingerprint, token, lease, lease, scope, scope, fingerprint, token, lease, lease);
 				if (answer != null) {
 					return answer;
@@ -169,15 +260,18 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean renew(String scope, String token, Duration leaseTtl) {
 		long lease = leaseTtl.toMillis();
-		return access("renew", () -> this.jdbcTemplate.update(statements().renew, lease, lease, lease, scope, token) == 1);
+		return access("renew", () -> this.own.update(statements().renew, lease, lease, lease, scope, token) == 1);
 	}
 
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
+		if (this.largeWrites != null && outcome != null && outcome.payload().length > DIRECT_WRITE_LIMIT) {
+			return this.largeWrites.complete(scope, token, outcome, ttl);
+		}
 		// Typed, so that a null (result not kept) needs no round trip to learn the column types.
 		SqlParameterValue kind = new SqlParameterValue(Types.VARCHAR, (outcome != null) ? outcome.kind().code() : null);
 		SqlParameterValue payload = new SqlParameterValue(Types.BINARY, (outcome != null) ? outcome.payload() : null);
-		return access("complete", () -> this.jdbcTemplate.update(statements().complete, kind, payload, ttl.toMillis(),
+		return access("complete", () -> this.own.update(statements().complete, kind, payload, ttl.toMillis(),
 				scope, token) == 1);
 	}
 
@@ -191,14 +285,14 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	public boolean release(String scope, String token) {
 		return access("release", () -> {
 			PostgresStatements sql = statements();
-			return this.jdbcTemplate.queryForObject(sql.delete, Long.class, scope, token) == 1
-					|| this.jdbcTemplate.update(sql.completeApplied, this.appliedRetentionMillis, scope, token) == 1;
+			return this.own.queryForObject(sql.delete, Long.class, scope, token) == 1
+					|| this.own.update(sql.completeApplied, this.appliedRetentionMillis, scope, token) == 1;
 		});
 	}
 
 	@Override
 	public Optional<IdempotencyRecord> find(String scope) {
-		return access("find", () -> this.jdbcTemplate.query(this.sql.inspect, (rs, rowNum) -> {
+		return access("find", () -> this.own.query(this.sql.inspect, (rs, rowNum) -> {
 			Instant now = instant(rs, "now");
 			String kind = rs.getString("outcome_kind");
 			Long size = rs.getObject("outcome_size", Long.class);
@@ -210,18 +304,24 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	@Override
 	public boolean delete(String scope) {
-		return access("delete", () -> this.jdbcTemplate.queryForObject(this.sql.deleteAny, Long.class, scope) > 0);
+		return access("delete", () -> this.own.queryForObject(this.sql.deleteAny, Long.class, scope) > 0);
 	}
 
 	@Override
 	public boolean openStream(String scope, String token, byte[] head) {
-		return access("openStream", () -> this.jdbcTemplate.update(statements().openStream, head, scope, token) == 1);
+		if (this.largeWrites != null && head.length > DIRECT_WRITE_LIMIT) {
+			return this.largeWrites.openStream(scope, token, head);
+		}
+		return access("openStream", () -> this.own.update(statements().openStream, head, scope, token) == 1);
 	}
 
 	@Override
 	public boolean appendEvents(String scope, String token, long fromSequence, List<byte[]> events) {
 		if (events.isEmpty()) {
 			throw new IllegalArgumentException("events must not be empty");
+		}
+		if (this.largeWrites != null && size(events) > DIRECT_WRITE_LIMIT) {
+			return this.largeWrites.appendEvents(scope, token, fromSequence, events);
 		}
 		Object[] args = new Object[events.size() * 2 + 3];
 		for (int i = 0; i < events.size(); i++) {
@@ -232,18 +332,18 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		args[args.length - 2] = token;
 		args[args.length - 1] = fromSequence - 1;
 		String statement = statements().appendEvents(events.size());
-		return access("appendEvents", () -> this.jdbcTemplate.update(statement, args) == events.size());
+		return access("appendEvents", () -> this.own.update(statement, args) == events.size());
 	}
 
 	@Override
 	public boolean completeStream(String scope, String token, Duration ttl) {
 		return access("completeStream",
-				() -> this.jdbcTemplate.update(statements().completeStream, ttl.toMillis(), scope, token) == 1);
+				() -> this.own.update(statements().completeStream, ttl.toMillis(), scope, token) == 1);
 	}
 
 	@Override
 	public Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
-		return access("readStream", () -> this.jdbcTemplate.query(this.sql.readStream, (rs) -> {
+		return access("readStream", () -> this.own.query(this.sql.readStream, (rs) -> {
 			if (!rs.next()) {
 				return Optional.<StreamSlice>empty();
 			}
@@ -292,7 +392,9 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 			int total = 0;
 			int deleted;
 			do {
-				deleted = this.jdbcTemplate.queryForObject(statements().purge, Long.class, batchSize).intValue();
+				// Never on a request thread, and a batch may take longer than a call's network timeout.
+				String purge = statementsOn(this.jdbcTemplate).purge;
+				deleted = this.jdbcTemplate.queryForObject(purge, Long.class, batchSize).intValue();
 				total += deleted;
 			}
 			while (deleted == batchSize);
@@ -310,8 +412,11 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 * transaction, never when it joins one bound to the calling thread (as JdbcTemplate would).
 	 */
 	private PostgresStatements statements() {
-		return (this.sql == this.joined
-				|| TransactionSynchronizationManager.getResource(this.jdbcTemplate.getDataSource()) != null)
+		return statementsOn(this.own);
+	}
+
+	private PostgresStatements statementsOn(JdbcTemplate template) {
+		return (this.sql == this.joined || TransactionSynchronizationManager.getResource(template.getDataSource()) != null)
 				? this.joined : this.sql;
 	}
 
@@ -369,6 +474,23 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 				: StreamSlice.State.NOT_KEPT;
 	}
 
+	private static long size(List<byte[]> events) {
+		long size = 0;
+		for (byte[] event : events) {
+			size += event.length;
+		}
+		return size;
+	}
+
+	private static java.util.concurrent.ThreadFactory largeWriteThreadFactory() {
+		AtomicInteger count = new AtomicInteger();
+		return (runnable) -> {
+			Thread thread = new Thread(runnable, "modelgate-idempotency-jdbc-" + count.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+	}
+
 	private <T> T access(String operation, Supplier<T> call) {
 		try {
 			return call.get();
@@ -376,6 +498,55 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		catch (DataAccessException ex) {
 			throw new IdempotencyStoreException(operation + " failed on table " + this.table, ex);
 		}
+	}
+
+	/**
+	 * How a store bounds its own calls: the longest its DataSource makes a caller wait for a
+	 * connection (a pool's checkout timeout, and its validation of an idle connection), and the
+	 * network timeout each statement gets.
+	 * @param connectionWait the longest a connection checkout can take
+	 * @param networkTimeout the longest a statement waits for the database to answer
+	 */
+	public record CallLimit(Duration connectionWait, Duration networkTimeout) {
+
+		public CallLimit {
+			if (connectionWait.isNegative() || networkTimeout.isNegative() || networkTimeout.isZero()) {
+				throw new IllegalArgumentException("connectionWait must not be negative and networkTimeout must be "
+						+ "positive, were " + connectionWait + " and " + networkTimeout);
+			}
+		}
+
+		/** {@return the longest one statement can take, its connection checkout included} */
+		public Duration total() {
+			return this.connectionWait.plus(this.networkTimeout);
+		}
+
+	}
+
+	/**
+	 * The statements of calls that are their own transaction: on a connection of their own (the
+	 * DataSource behind a wrapper, which no transaction is bound to), each with the network timeout.
+	 */
+	private static final class NetworkBoundedJdbcTemplate extends JdbcTemplate {
+
+		private final int networkTimeoutMillis;
+
+		NetworkBoundedJdbcTemplate(JdbcTemplate template, Duration networkTimeout) {
+			super(new DelegatingDataSource(template.getDataSource()));
+			setFetchSize(template.getFetchSize());
+			setMaxRows(template.getMaxRows());
+			setQueryTimeout(template.getQueryTimeout());
+			setExceptionTranslator(template.getExceptionTranslator());
+			this.networkTimeoutMillis = Math.toIntExact(Math.max(1, networkTimeout.toMillis()));
+		}
+
+		@Override
+		protected void applyStatementSettings(Statement statement) throws SQLException {
+			super.applyStatementSettings(statement);
+			// The statement's connection is the pool's (a pool hands out its proxy), so the pool resets it.
+			statement.getConnection().setNetworkTimeout(Runnable::run, this.networkTimeoutMillis);
+		}
+
 	}
 
 }

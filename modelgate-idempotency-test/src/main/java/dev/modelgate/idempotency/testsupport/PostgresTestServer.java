@@ -46,6 +46,16 @@ public final class PostgresTestServer {
 		return dataSource;
 	}
 
+	/** {@return the HikariCP pool behind {@link #dataSource()}, for tests of what a pool's settings change} */
+	public static HikariDataSource hikari() {
+		try {
+			return dataSource().unwrap(HikariDataSource.class);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	/** {@return a JdbcTemplate on the shared DataSource} */
 	public static JdbcTemplate jdbcTemplate() {
 		return new JdbcTemplate(dataSource());
