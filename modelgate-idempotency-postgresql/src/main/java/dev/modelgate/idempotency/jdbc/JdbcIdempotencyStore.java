@@ -56,10 +56,12 @@ import dev.modelgate.idempotency.core.TimeBoundedIdempotencyStore;
  * turns the row into a completed record without a response. Such rows are kept for the
  * {@code appliedRetention} given at construction.
  *
- * <p>Statements run through the given {@link JdbcTemplate}, so they join a transaction bound to the
- * calling thread; callers run {@code begin}, {@code renew}, {@code complete} and {@code release}
- * outside business transactions (the {@code IdempotencyCoordinator} runs them on its own threads).
- * Every database failure surfaces as an {@link IdempotencyStoreException}.
+ * <p>Statements run through the given {@link JdbcTemplate}, so without a {@link CallLimit} they
+ * join a transaction bound to the calling thread; callers run {@code begin}, {@code renew},
+ * {@code complete} and {@code release} outside business transactions (the
+ * {@code IdempotencyCoordinator} runs them on its own threads, or, with a call limit, on the
+ * caller's thread on a connection of their own). Every database failure surfaces as an
+ * {@link IdempotencyStoreException}.
  *
  * <p>Each transition is one statement, one round trip and one connection checkout, run as its own
  * transaction (autocommit, no {@code BEGIN}/{@code COMMIT} around it): {@code begin} inserts, takes

@@ -1,0 +1,36 @@
+package dev.modelgate.idempotency.jdbc;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.BeforeAll;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.test.IdempotencyStoreContractTests;
+import dev.modelgate.idempotency.testsupport.PostgresTestServer;
+
+/**
+ * The store contract on a store whose calls are bounded (a {@link JdbcIdempotencyStore.CallLimit},
+ * as auto-configured on a HikariCP pool with a short checkout timeout): every statement with its
+ * network timeout, on a connection of its own, large writes from the store's own thread.
+ */
+class JdbcBoundedStoreContractTests extends IdempotencyStoreContractTests {
+
+	static final JdbcIdempotencyStore.CallLimit LIMIT = new JdbcIdempotencyStore.CallLimit(Duration.ofMillis(500),
+			Duration.ofMillis(500));
+
+	private static final String TABLE = "modelgate_idempotency_bounded_contract_test";
+
+	@BeforeAll
+	static void createTable() {
+		PostgresTestServer.recreateTable(TABLE, JdbcIdempotencySchema.script(TABLE));
+	}
+
+	@Override
+	protected IdempotencyStore createStore() {
+		return new JdbcIdempotencyStore(new JdbcTemplate(PostgresTestServer.hikari()), TABLE,
+				JdbcIdempotencyStore.DEFAULT_APPLIED_RETENTION, false, LIMIT);
+	}
+
+}
