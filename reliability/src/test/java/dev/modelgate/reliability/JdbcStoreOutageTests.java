@@ -42,8 +42,9 @@ class JdbcStoreOutageTests extends AbstractStoreOutageTests {
 
 	@Test
 	void postgresCrashedAndRestartedUnderLoad() {
-		// A dead server refuses connections, but Hikari keeps trying until its connection timeout (2s in
-		// the postgres profile), and the store call gives up at the operation timeout (2s).
+		// A dead server refuses connections: Hikari gives up after its connection timeout (250 ms in the
+		// postgres profile), and a statement on a connection the server dropped fails at once or after
+		// the store's network timeout (500 ms), on the request thread.
 		runOutage("immediate shutdown and restart", Duration.ofSeconds(3), postgres()::crash, postgres()::restart);
 	}
 

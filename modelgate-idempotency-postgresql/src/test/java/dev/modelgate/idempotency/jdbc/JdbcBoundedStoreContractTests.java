@@ -17,7 +17,7 @@ import dev.modelgate.idempotency.testsupport.PostgresTestServer;
  */
 class JdbcBoundedStoreContractTests extends IdempotencyStoreContractTests {
 
-	static final JdbcIdempotencyStore.CallLimit LIMIT = new JdbcIdempotencyStore.CallLimit(Duration.ofMillis(500),
+	private static final JdbcIdempotencyStore.CallLimit LIMIT = new JdbcIdempotencyStore.CallLimit(Duration.ofMillis(500),
 			Duration.ofMillis(500));
 
 	private static final String TABLE = "modelgate_idempotency_bounded_contract_test";
@@ -29,7 +29,12 @@ class JdbcBoundedStoreContractTests extends IdempotencyStoreContractTests {
 
 	@Override
 	protected IdempotencyStore createStore() {
-		return new JdbcIdempotencyStore(new JdbcTemplate(PostgresTestServer.hikari()), TABLE,
+		return boundedStore(TABLE);
+	}
+
+	/** A store on {@code table} with {@link #LIMIT}, on the test server's HikariCP pool. */
+	static JdbcIdempotencyStore boundedStore(String table) {
+		return new JdbcIdempotencyStore(new JdbcTemplate(PostgresTestServer.hikari()), table,
 				JdbcIdempotencyStore.DEFAULT_APPLIED_RETENTION, false, LIMIT);
 	}
 

@@ -2,8 +2,6 @@ package dev.modelgate.idempotency.jdbc;
 
 import org.junit.jupiter.api.BeforeAll;
 
-import org.springframework.jdbc.core.JdbcTemplate;
-
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.test.StreamStoreContractTests;
 import dev.modelgate.idempotency.testsupport.PostgresTestServer;
@@ -20,8 +18,7 @@ class JdbcBoundedStreamStoreContractTests extends StreamStoreContractTests {
 
 	@Override
 	protected IdempotencyStore createStore() {
-		return new JdbcIdempotencyStore(new JdbcTemplate(PostgresTestServer.hikari()), TABLE,
-				JdbcIdempotencyStore.DEFAULT_APPLIED_RETENTION, false, JdbcBoundedStoreContractTests.LIMIT);
+		return JdbcBoundedStoreContractTests.boundedStore(TABLE);
 	}
 
 }
