@@ -286,6 +286,18 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 	}
 
 	@Test
+	void handlerFailingWithAnErrorIsAnswered500AndReleasesTheKey() {
+		// An Error from the handler's Mono (BlockHound's, for a blocking call on an event loop) and one
+		// thrown before it returns: neither may leave the exchange open or the key held.
+		for (String path : List.of("/erroring", "/erroring?thrown=true")) {
+			String key = newKey();
+			assertThat(status(post(path, key, "{}"))).isEqualTo(500);
+			assertThat(status(post(path, key, "{}"))).isEqualTo(500);
+		}
+		assertThat(this.runs.of("erroring")).isEqualTo(4);
+	}
+
+	@Test
 	void responseOverMaxResponseSizeIsDeliveredNotStoredAndRetriesGet410() {
 		String key = newKey();
 		EntityExchangeResult<byte[]> first = post("/large?size=20000", key, "{}");

@@ -184,6 +184,20 @@ public class ReactiveTestApplication {
 			return Mono.error(new IllegalStateException("the handler failed"));
 		}
 
+		/** Fails with an {@link Error}, not an exception: BlockHound's for a blocking call here. */
+		@PostMapping("/erroring")
+		@Idempotent
+		Mono<String> erroring(@RequestParam(defaultValue = "false") boolean thrown) {
+			this.runs.increment("erroring");
+			if (thrown) {
+				throw new AssertionError("the handler broke");
+			}
+			return Mono.fromCallable(() -> {
+				Thread.sleep(1);
+				return "slept";
+			});
+		}
+
 		@PostMapping("/large")
 		@Idempotent
 		Mono<String> large(@RequestParam int size) {
