@@ -505,7 +505,10 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	/**
 	 * How a store bounds its own calls: the longest its DataSource makes a caller wait for a
 	 * connection (a pool's checkout timeout, and its validation of an idle connection), and the
-	 * network timeout each statement gets.
+	 * network timeout each statement gets. The DataSource's connections must support
+	 * {@link java.sql.Connection#setNetworkTimeout} (PostgreSQL's driver does; every statement fails
+	 * otherwise), and a pool must put a connection's own timeout back when it is returned
+	 * (HikariCP does), or the application's own statements on that connection keep the store's.
 	 * @param connectionWait the longest a connection checkout can take
 	 * @param networkTimeout the longest a statement waits for the database to answer
 	 */
