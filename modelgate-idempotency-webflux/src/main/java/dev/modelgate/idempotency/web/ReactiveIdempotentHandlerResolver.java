@@ -3,14 +3,11 @@ package dev.modelgate.idempotency.web;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
-import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -25,8 +22,6 @@ import org.springframework.web.server.ServerWebExchangeDecorator;
 import org.springframework.web.util.pattern.PathPattern;
 
 import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.core.AnnotationDurations;
-import dev.modelgate.idempotency.core.CanonicalBody;
 
 /**
  * Finds the {@code @Idempotent} handler a reactive request is bound for, before the
@@ -139,34 +134,8 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 	}
 
 	private IdempotentEndpoint endpoint(Idempotent annotation, HandlerMethod handler) {
-		try {
-			return new IdempotentEndpoint("", annotation.scope(), annotation.required(),
-					duration(annotation.ttl(), this.defaults.ttl(), "ttl"),
-					duration(annotation.leaseTtl(), this.defaults.leaseTtl(), "leaseTtl"), waitTimeout(annotation),
-					CanonicalBody.pointers(annotation.ignoreFields()), annotation.onStoreFailure(),
-					annotation.attachToStream());
-		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("@Idempotent on " + describe(handler) + ": " + ex.getMessage(), ex);
-		}
-	}
-
-	private Duration waitTimeout(Idempotent annotation) {
-		Idempotent.InProgress inProgress = (annotation.inProgress() != Idempotent.InProgress.DEFAULT)
-				? annotation.inProgress() : this.defaults.inProgress();
-		return (inProgress == Idempotent.InProgress.WAIT) ? this.defaults.waitTimeout() : Duration.ZERO;
-	}
-
-	private static String describe(HandlerMethod handler) {
-		return handler.getBeanType().getName() + "#" + handler.getMethod().getName() + Arrays
-			.stream(handler.getMethod().getParameterTypes())
-			.map(Class::getSimpleName)
-			.collect(Collectors.joining(", ", "(", ")"));
-	}
-
-	private static Duration duration(String value, Duration fallback, String attribute) {
-		@Nullable Duration duration = AnnotationDurations.parse(value, attribute);
-		return (duration != null) ? duration : fallback;
+		return AnnotatedEndpoints.of(annotation, handler, this.defaults.ttl(), this.defaults.leaseTtl(),
+				this.defaults.waitTimeout(), this.defaults.inProgress());
 	}
 
 	/**

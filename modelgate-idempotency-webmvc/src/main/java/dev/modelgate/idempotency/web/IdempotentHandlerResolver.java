@@ -2,7 +2,6 @@ package dev.modelgate.idempotency.web;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -10,7 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
@@ -26,8 +24,6 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.util.ServletRequestPathUtils;
 
-import dev.modelgate.idempotency.core.AnnotationDurations;
-import dev.modelgate.idempotency.core.CanonicalBody;
 import dev.modelgate.idempotency.Idempotent;
 
 /**
@@ -266,35 +262,8 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 	}
 
 	private IdempotentEndpoint endpoint(Idempotent annotation, HandlerMethod handler) {
-		try {
-			return new IdempotentEndpoint("", annotation.scope(), annotation.required(),
-					duration(annotation.ttl(), this.defaults.ttl(), "ttl"),
-					duration(annotation.leaseTtl(), this.defaults.leaseTtl(), "leaseTtl"), waitTimeout(annotation),
-					CanonicalBody.pointers(annotation.ignoreFields()), annotation.onStoreFailure(),
-					annotation.attachToStream());
-		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("@Idempotent on " + describe(handler) + ": " + ex.getMessage(), ex);
-		}
-	}
-
-	private Duration waitTimeout(Idempotent annotation) {
-		Idempotent.InProgress inProgress = (annotation.inProgress() != Idempotent.InProgress.DEFAULT)
-				? annotation.inProgress() : this.defaults.inProgress();
-		return (inProgress == Idempotent.InProgress.WAIT) ? this.defaults.waitTimeout() : Duration.ZERO;
-	}
-
-	/** {@code com.example.OrderController#create(Map, String)}: the method as a reader finds it. */
-	private static String describe(HandlerMethod handler) {
-		return handler.getBeanType().getName() + "#" + handler.getMethod().getName() + Arrays
-			.stream(handler.getMethod().getParameterTypes())
-			.map(Class::getSimpleName)
-			.collect(Collectors.joining(", ", "(", ")"));
-	}
-
-	private static Duration duration(String value, Duration fallback, String attribute) {
-		Duration duration = AnnotationDurations.parse(value, attribute);
-		return (duration != null) ? duration : fallback;
+		return AnnotatedEndpoints.of(annotation, handler, this.defaults.ttl(), this.defaults.leaseTtl(),
+				this.defaults.waitTimeout(), this.defaults.inProgress());
 	}
 
 	/**
