@@ -106,7 +106,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	/** Writes up to this size fit the socket buffers of an idle connection, so sending them does not block. */
 	static final int DIRECT_WRITE_LIMIT = 8 * 1024;
 
-	/** Runs the statements; with a {@link CallLimit}, only those that join the business transaction. */
+	/** Runs the statements; with a {@link CallLimit}, only the applied mark (in the business transaction) and the purge. */
 	private final JdbcTemplate jdbcTemplate;
 
 	/** Runs the statements of calls that are their own transaction. */
