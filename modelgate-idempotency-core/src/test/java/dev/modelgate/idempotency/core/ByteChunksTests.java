@@ -71,6 +71,47 @@ class ByteChunksTests {
 	}
 
 	@Test
+	void plainTextStopsAtTheFirstByteThatEndsItWhereverItIs() throws IOException {
+		// Every byte value at every position of a word and across chunk ends (chunks of 16 bytes here),
+		// against a byte-at-a-time scan.
+		for (int stopper = 0; stopper < 256; stopper++) {
+			for (int at = 0; at < 40; at++) {
+				byte[] body = new byte[40];
+				java.util.Arrays.fill(body, (byte) 'a');
+				body[at] = (byte) stopper;
+				ByteChunks chunks = ByteChunks.read(new ByteArrayInputStream(body), body.length, 4);
+				for (int start = 0; start < body.length; start++) {
+					for (int end : new int[] { start, (start + body.length) / 2, body.length }) {
+						assertThat(chunks.skipPlainText(start, end)).as("byte %d at %d, from %d to %d", stopper, at, start, end)
+							.isEqualTo(naiveSkip(body, start, end));
+					}
+				}
+			}
+		}
+		byte[] random = randomBytes(100_000);
+		for (int i = 0; i < random.length; i++) {
+			// Mostly plain text, so that long runs are skipped eight bytes at a time.
+			if (random[i] < 0x20 || random[i] == '"' || random[i] == '\\') {
+				random[i] = (random[i] % 97 == 0) ? random[i] : (byte) 'x';
+			}
+		}
+		ByteChunks chunks = ByteChunks.read(new ByteArrayInputStream(random), random.length);
+		for (int start = 0; start < random.length; start = naiveSkip(random, start, random.length) + 1) {
+			assertThat(chunks.skipPlainText(start, random.length)).isEqualTo(naiveSkip(random, start, random.length));
+		}
+	}
+
+	private static int naiveSkip(byte[] body, int start, int end) {
+		for (int i = start; i < end; i++) {
+			int b = body[i] & 0xFF;
+			if (b < 0x20 || b == '"' || b == '\\' || b >= 0x80) {
+				return i;
+			}
+		}
+		return end;
+	}
+
+	@Test
 	void failingStreamFailsTheRead() {
 		InputStream failing = new InputStream() {
 			@Override

@@ -6,7 +6,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -22,6 +25,7 @@ import org.springframework.core.Ordered;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.idempotency.core.ChunkPool;
 import dev.modelgate.idempotency.core.DecisionReporter;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
@@ -93,7 +97,13 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	private final ProblemResponder problems;
 
-	/** Ends streams that outlive {@link StreamSettings#maxDuration()}; one daemon thread, idle otherwise. */
+	/** Full chunks of keyed request bodies, reused from one request to the next. */
+	private final ChunkPool bodyChunks = ChunkPool.forHeap();
+
+	/**
+	 * Ends streams that outlive {@link StreamSettings#maxDuration()} and trims {@link #bodyChunks} once a
+	 * second; one daemon thread, idle otherwise.
+	 */
 	private final ScheduledExecutorService streamTimers = Executors.newSingleThreadScheduledExecutor((task) -> {
 		Thread thread = new Thread(task, "modelgate-idempotency-streams");
 		thread.setDaemon(true);
@@ -129,7 +139,10 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		this.responsePolicy = responsePolicy;
 		this.replayHeaders = replayHeaders;
 		this.settings = settings;
-		this.reader = new KeyedRequestReader(settings.maxRequestBytes());
+		this.reader = new KeyedRequestReader(settings.maxRequestBytes(), this.bodyChunks);
+		if (this.bodyChunks.capacity() > 0) {
+			this.streamTimers.scheduleAtFixedRate(this.bodyChunks::trim, 1, 1, TimeUnit.SECONDS);
+		}
 		this.replayer = new ResponseReplayer(replayHeaders, settings.replayedHeaderName());
 		this.problems = new ProblemResponder(problemRenderer);
 		this.follower = new StreamFollower(coordinator.getStore(), replayHeaders, settings.replayedHeaderName(),
@@ -144,6 +157,11 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		this.streamSettings = streamSettings;
 		this.follower = new StreamFollower(this.coordinator.getStore(), this.replayHeaders,
 				this.settings.replayedHeaderName(), streamSettings);
+	}
+
+	/** The pool of the filter's body chunks, for tests. */
+	ChunkPool bodyChunks() {
+		return this.bodyChunks;
 	}
 
 	@Override
@@ -261,6 +279,43 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			}
 			handleKeyed(keyed, read, request, response, chain);
 		}
+		finally {
+			releaseWhenComplete(read, request);
+		}
+	}
+
+	/**
+	 * Gives the body's pooled chunks back once nothing reads it any more: now, or, when the handler
+	 * went asynchronous, when the request completes (the container does not complete it while this
+	 * thread is still in the filter, so the listener is never late).
+	 */
+	private static void releaseWhenComplete(KeyedRequest read, HttpServletRequest request) {
+		if (!request.isAsyncStarted()) {
+			read.release();
+			return;
+		}
+		request.getAsyncContext().addListener(new AsyncListener() {
+
+			@Override
+			public void onComplete(AsyncEvent event) {
+				read.release();
+			}
+
+			@Override
+			public void onTimeout(AsyncEvent event) {
+			}
+
+			@Override
+			public void onError(AsyncEvent event) {
+			}
+
+			@Override
+			public void onStartAsync(AsyncEvent event) {
+				// A new async cycle: listen to it as well, since this one's completion is not announced.
+				event.getAsyncContext().addListener(this);
+			}
+
+		});
 	}
 
 	private void handleKeyed(Keyed keyed, KeyedRequest read, HttpServletRequest request,

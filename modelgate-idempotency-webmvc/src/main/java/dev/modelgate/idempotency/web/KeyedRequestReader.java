@@ -14,6 +14,7 @@ import org.springframework.http.MediaType;
 
 import dev.modelgate.idempotency.core.ByteChunks;
 import dev.modelgate.idempotency.core.CanonicalBody;
+import dev.modelgate.idempotency.core.ChunkPool;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
 import dev.modelgate.idempotency.core.RequestFingerprint;
 
@@ -26,8 +27,11 @@ final class KeyedRequestReader {
 
 	private final long maxBytes;
 
-	KeyedRequestReader(long maxBytes) {
+	private final ChunkPool pool;
+
+	KeyedRequestReader(long maxBytes, ChunkPool pool) {
 		this.maxBytes = maxBytes;
+		this.pool = pool;
 	}
 
 	KeyedRequest read(HttpServletRequest request, IdempotentEndpoint endpoint) {
@@ -37,7 +41,7 @@ final class KeyedRequestReader {
 		}
 		BufferedRequest buffered;
 		try {
-			buffered = BufferedRequest.read(request, this.maxBytes);
+			buffered = BufferedRequest.read(request, this.maxBytes, this.pool);
 		}
 		catch (IOException | IllegalStateException ex) {
 			return KeyedRequest.unreadable(ex);
@@ -142,6 +146,13 @@ final class KeyedRequestReader {
 
 		boolean isRefused() {
 			return this.refusal != null;
+		}
+
+		/** Gives a buffered body's chunks back; call it once the request has completed. */
+		void release() {
+			if (this.request instanceof BufferedRequest buffered) {
+				buffered.release();
+			}
 		}
 
 	}
