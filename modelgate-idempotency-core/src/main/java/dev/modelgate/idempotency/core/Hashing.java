@@ -17,7 +17,7 @@ import java.util.HexFormat;
 final class Hashing {
 
 	/** Fields up to this size are gathered; larger ones go to the digest directly. */
-	static final int BUFFER_SIZE = 4096;
+	static final int BUFFER_SIZE = 512;
 
 	private final MessageDigest digest;
 
