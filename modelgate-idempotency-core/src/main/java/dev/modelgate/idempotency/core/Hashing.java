@@ -40,22 +40,26 @@ final class Hashing {
 
 	Hashing field(String value) {
 		int length = value.length();
-		if (length > BUFFER_SIZE - 4) {
-			return field(value.getBytes(StandardCharsets.UTF_8));
-		}
-		for (int i = 0; i < length; i++) {
-			if (value.charAt(i) >= 0x80) {
-				return field(value.getBytes(StandardCharsets.UTF_8));
+		if (length <= BUFFER_SIZE - 4) {
+			// ASCII, the usual case, is written as it is checked, each char its own UTF-8 byte, without
+			// encoding a copy; at the first other char the buffer is put back and the string encoded.
+			room(4 + length);
+			int start = this.buffered;
+			length(length);
+			byte[] target = this.buffer;
+			int at = this.buffered;
+			for (int i = 0; i < length; i++) {
+				char c = value.charAt(i);
+				if (c >= 0x80) {
+					this.buffered = start;
+					return field(value.getBytes(StandardCharsets.UTF_8));
+				}
+				target[at + i] = (byte) c;
 			}
+			this.buffered = at + length;
+			return this;
 		}
-		// ASCII: each char is its own UTF-8 byte, written without encoding a copy.
-		length(length);
-		room(length);
-		for (int i = 0; i < length; i++) {
-			this.buffer[this.buffered + i] = (byte) value.charAt(i);
-		}
-		this.buffered += length;
-		return this;
+		return field(value.getBytes(StandardCharsets.UTF_8));
 	}
 
 	Hashing field(byte[] value) {
