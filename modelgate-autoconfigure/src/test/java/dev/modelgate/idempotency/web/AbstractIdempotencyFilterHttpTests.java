@@ -5,12 +5,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -303,6 +305,21 @@ abstract class AbstractIdempotencyFilterHttpTests {
 			Thread.sleep(5);
 		}
 		assertThat(pool.available()).isEqualTo(1);
+	}
+
+	/**
+	 * A handler that reads the body on Spring MVC's async thread, after the filter returned, reads all
+	 * of it: the pooled chunk goes back only when the async cycle ends.
+	 */
+	@Test
+	void bodyReadByAnAsyncHandlerAfterTheFilterReturnedIsWhole() {
+		byte[] body = new byte[ByteChunks.CHUNK_SIZE];
+		new Random(64).nextBytes(body);
+		CRC32 crc = new CRC32();
+		crc.update(body);
+		HttpResponse<byte[]> response = this.http.post("/callable-body", newKey(), "application/octet-stream", body);
+		assertThat(response.statusCode()).as(text(response)).isEqualTo(200);
+		assertThat(text(response)).isEqualTo(body.length + " " + crc.getValue());
 	}
 
 	@Test

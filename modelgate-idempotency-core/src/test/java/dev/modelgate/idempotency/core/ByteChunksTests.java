@@ -3,6 +3,7 @@ package dev.modelgate.idempotency.core;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -77,7 +78,7 @@ class ByteChunksTests {
 		for (int stopper = 0; stopper < 256; stopper++) {
 			for (int at = 0; at < 40; at++) {
 				byte[] body = new byte[40];
-				java.util.Arrays.fill(body, (byte) 'a');
+				Arrays.fill(body, (byte) 'a');
 				body[at] = (byte) stopper;
 				ByteChunks chunks = ByteChunks.read(new ByteArrayInputStream(body), body.length, 4);
 				for (int start = 0; start < body.length; start++) {

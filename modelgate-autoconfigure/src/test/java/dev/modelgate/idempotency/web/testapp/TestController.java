@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.zip.CRC32;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -252,6 +254,22 @@ class TestController {
 			out.flush();
 		};
 		return ResponseEntity.ok().contentType(MediaType.APPLICATION_OCTET_STREAM).body(body);
+	}
+
+	/**
+	 * Reads the body on Spring MVC's async thread, after the filter has returned: the buffered body
+	 * must still be there. Answers its length and a checksum.
+	 */
+	@PostMapping("/callable-body")
+	@Idempotent
+	Callable<String> callableBody(HttpServletRequest request) {
+		this.invocations.increment("callable-body");
+		return () -> {
+			byte[] body = request.getInputStream().readAllBytes();
+			CRC32 crc = new CRC32();
+			crc.update(body);
+			return body.length + " " + crc.getValue();
+		};
 	}
 
 	/** A {@link DeferredResult} set from another thread: passed through, not recorded. */
