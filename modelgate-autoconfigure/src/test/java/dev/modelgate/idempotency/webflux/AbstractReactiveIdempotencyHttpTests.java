@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -45,6 +46,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"modelgate.idempotency.operation-timeout=10s" })
 abstract class AbstractReactiveIdempotencyHttpTests {
 
+	private static final String DELAYED_WORK_QUEUE = ScheduledThreadPoolExecutor.class.getName() + "$DelayedWorkQueue";
+
 	static {
 		// Handing a call to the store pool takes the pool queue's lock for a moment, as handing a
 		// task to Reactor's own schedulers does (Reactor's integration allows that one): a lock held
@@ -55,7 +58,12 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 		// which mark their event-loop threads as non-blocking); builder() alone would watch no thread.
 		BlockHound.install((builder) -> builder.allowBlockingCallsInside(ThreadPoolExecutor.class.getName(), "execute")
 			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")
-			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "doExclusive"));
+			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "doExclusive")
+			// The asynchronous Redis store bounds each call with CompletableFuture.orTimeout, whose
+			// timer task the JDK queues, and removes once the answer came, under its scheduler's queue
+			// lock: taken for a moment, contended now and then, never a wait for Redis.
+			.allowBlockingCallsInside(DELAYED_WORK_QUEUE, "offer")
+			.allowBlockingCallsInside(DELAYED_WORK_QUEUE, "remove"));
 	}
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();

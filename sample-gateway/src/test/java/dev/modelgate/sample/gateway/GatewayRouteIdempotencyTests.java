@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -46,13 +47,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"modelgate.idempotency.operation-timeout=10s" })
 abstract class GatewayRouteIdempotencyTests {
 
+	private static final String DELAYED_WORK_QUEUE = ScheduledThreadPoolExecutor.class.getName() + "$DelayedWorkQueue";
+
 	static {
 		// As in the WebFlux tests: handing a call to the blocking stores' pool takes its queue's lock
 		// for a moment, which is not a wait for the store; so does Lettuce's writer lock (SharedLock)
 		// for the moment it queues a command of the asynchronous Redis store.
 		BlockHound.install((builder) -> builder.allowBlockingCallsInside(ThreadPoolExecutor.class.getName(), "execute")
 			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")
-			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "doExclusive"));
+			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "doExclusive")
+			// The asynchronous Redis store bounds each call with CompletableFuture.orTimeout, whose
+			// timer task the JDK queues, and removes once the answer came, under its scheduler's queue
+			// lock: taken for a moment, contended now and then, never a wait for Redis.
+			.allowBlockingCallsInside(DELAYED_WORK_QUEUE, "offer")
+			.allowBlockingCallsInside(DELAYED_WORK_QUEUE, "remove"));
 	}
 
 	static final CountingUpstream upstream = CountingUpstream.shared();
