@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -43,8 +44,8 @@ import dev.modelgate.idempotency.core.StreamSlice;
  *
  * <p>The connection is the factory's shared one, or, when the factory does not share its connection, a
  * dedicated one kept until {@link #close()}. Spring Data Redis opens it blocking, so the first call has it
- * opened on a thread of the store's own, within that call's timeout; a call that finds the last attempt
- * failed tries again. There are no replica acknowledgements ({@code WAIT}): an application that needs them
+ * opened on a thread of the store's own, within that call's timeout, which also sends the client's first
+ * command there ({@code TIME}); a call that finds the last attempt failed tries again. There are no replica acknowledgements ({@code WAIT}): an application that needs them
  * uses the blocking store.
  */
 public class AsyncRedisIdempotencyStore implements AsyncIdempotencyStore, AutoCloseable {
@@ -190,7 +191,24 @@ public class AsyncRedisIdempotencyStore implements AsyncIdempotencyStore, AutoCl
 
 	private Connected connect() {
 		LettuceConnection connection = (LettuceConnection) this.connectionFactory.getConnection();
-		return new Connected(connection, connection.getNativeConnection());
+		try {
+			RedisClusterAsyncCommands<byte[], byte[]> commands = connection.getNativeConnection();
+			// One command from this thread before any caller's (TIME, which the least-privilege user may
+			// send): with command timeouts on (Spring Boot's default), the first command of a client
+			// starts the timer that expires commands, and every command sent before that timer's thread
+			// has started waits for it; a caller's event-loop thread must not be one of them.
+			commands.time().get(this.operationTimeout.toMillis(), TimeUnit.MILLISECONDS);
+			return new Connected(connection, commands);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			connection.close();
+			throw new IdempotencyStoreException("Interrupted while connecting to Redis", ex);
+		}
+		catch (ExecutionException | TimeoutException | RuntimeException ex) {
+			connection.close();
+			throw new IdempotencyStoreException("Redis did not answer its first command (TIME) once connected", ex);
+		}
 	}
 
 	private IdempotencyStoreException failure(String operation, String scope, Throwable ex) {
