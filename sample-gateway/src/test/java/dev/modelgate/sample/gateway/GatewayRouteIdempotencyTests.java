@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.blockhound.BlockHound;
+import reactor.blockhound.BlockingOperationError;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -60,7 +61,13 @@ abstract class GatewayRouteIdempotencyTests {
 			// timer task the JDK queues, and removes once the answer came, under its scheduler's queue
 			// lock: taken for a moment, contended now and then, never a wait for Redis.
 			.allowBlockingCallsInside(DELAYED_WORK_QUEUE, "offer")
-			.allowBlockingCallsInside(DELAYED_WORK_QUEUE, "remove"));
+			.allowBlockingCallsInside(DELAYED_WORK_QUEUE, "remove")
+			// The engine answers 503 with the error's message alone: the stack, printed to the test's
+			// output, says where an event-loop thread blocked.
+			.blockingMethodCallback((method) -> {
+				new Exception("Blocking call on a non-blocking thread: " + method).printStackTrace(System.out);
+				throw new BlockingOperationError(method);
+			}));
 	}
 
 	static final CountingUpstream upstream = CountingUpstream.shared();
