@@ -17,8 +17,10 @@ import dev.modelgate.idempotency.testsupport.PostgresTestServer;
  */
 class JdbcBoundedStoreContractTests extends IdempotencyStoreContractTests {
 
-	private static final JdbcIdempotencyStore.CallLimit LIMIT = new JdbcIdempotencyStore.CallLimit(Duration.ofMillis(500),
-			Duration.ofMillis(500));
+	// The contract is about answers, not time: limits a loaded CI machine's PostgreSQL always meets (a
+	// renew once took over 500 ms there and failed the test). JdbcBoundedCallsTests tests the limits.
+	private static final JdbcIdempotencyStore.CallLimit LIMIT = new JdbcIdempotencyStore.CallLimit(Duration.ofSeconds(5),
+			Duration.ofSeconds(5));
 
 	private static final String TABLE = "modelgate_idempotency_bounded_contract_test";
 
