@@ -30,6 +30,8 @@ public final class ByteChunks {
 	/** Eight bytes of an array read as one little-endian {@code long}, the first byte lowest. */
 	private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
+	private static final String RELEASED = "The body was released when its request completed; read it while the request runs";
+
 	private static final ByteChunks EMPTY = new ByteChunks(new byte[][] { new byte[0] }, 0, 31, ChunkPool.NONE);
 
 	private final byte[][] chunks;
@@ -168,8 +170,14 @@ public final class ByteChunks {
 		return new ChunksInputStream();
 	}
 
-	/** {@return the body as one array} Only for callers that need one anyway (a form's text). */
+	/**
+	 * {@return the body as one array} Only for callers that need one anyway (a form's text).
+	 * @throws IllegalStateException once the body was released
+	 */
 	public byte[] toByteArray() {
+		if (this.released) {
+			throw new IllegalStateException(RELEASED);
+		}
 		byte[] copy = new byte[this.length];
 		copyTo(0, copy, 0, this.length);
 		return copy;
@@ -317,7 +325,7 @@ public final class ByteChunks {
 
 		private void readable() throws IOException {
 			if (ByteChunks.this.released) {
-				throw new IOException("The body was released when its request completed; read it while the request runs");
+				throw new IOException(RELEASED);
 			}
 		}
 

@@ -3,12 +3,10 @@ package dev.modelgate.idempotency.redis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -66,12 +64,6 @@ public class AsyncRedisIdempotencyStore implements AsyncIdempotencyStore, AutoCl
 	private final Duration operationTimeout;
 
 	private final Object connecting = new Object();
-
-	/**
-	 * Each script's SHA-1, read from it once: {@code DefaultRedisScript.getSha1()} takes a lock on every
-	 * call, which callers on event-loop and scheduler threads contended (BlockHound caught one parked there).
-	 */
-	private final Map<RedisScript<?>, String> sha1s = new ConcurrentHashMap<>();
 
 	private volatile @Nullable CompletableFuture<Connected> connection;
 
@@ -175,15 +167,11 @@ public class AsyncRedisIdempotencyStore implements AsyncIdempotencyStore, AutoCl
 
 	private <T> CompletionStage<T> eval(RedisClusterAsyncCommands<byte[], byte[]> commands, RedisScript<?> script,
 			ScriptOutputType type, byte[][] keys, byte[][] values) {
-		return commands.<T>evalsha(sha1(script), type, keys, values)
+		return commands.<T>evalsha(script.getSha1(), type, keys, values)
 			.exceptionallyCompose((ex) -> RedisRecords.isNoScript(ex)
 					// A new, restarted or promoted server has not seen the script: EVAL caches it.
 					? commands.<T>eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), type, keys, values)
 					: CompletableFuture.failedFuture(ex));
-	}
-
-	private String sha1(RedisScript<?> script) {
-		return this.sha1s.computeIfAbsent(script, RedisScript::getSha1);
 	}
 
 	private CompletableFuture<Connected> connection() {

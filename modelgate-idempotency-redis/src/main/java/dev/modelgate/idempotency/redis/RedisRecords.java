@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.StreamUtils;
 
@@ -38,19 +39,19 @@ final class RedisRecords {
 
 	final RedisScript<List<Object>> begin = multiBulkScript("begin.lua");
 
-	final RedisScript<Boolean> renew = RedisScript.of(load("renew.lua"), Boolean.class);
+	final RedisScript<Boolean> renew = script("renew.lua", Boolean.class);
 
-	final RedisScript<Boolean> complete = RedisScript.of(load("complete.lua"), Boolean.class);
+	final RedisScript<Boolean> complete = script("complete.lua", Boolean.class);
 
-	final RedisScript<Boolean> release = RedisScript.of(load("release.lua"), Boolean.class);
+	final RedisScript<Boolean> release = script("release.lua", Boolean.class);
 
 	final RedisScript<List<Object>> find = multiBulkScript("find.lua");
 
-	final RedisScript<Boolean> openStream = RedisScript.of(load("stream_open.lua"), Boolean.class);
+	final RedisScript<Boolean> openStream = script("stream_open.lua", Boolean.class);
 
-	final RedisScript<Boolean> appendEvents = RedisScript.of(load("stream_append.lua"), Boolean.class);
+	final RedisScript<Boolean> appendEvents = script("stream_append.lua", Boolean.class);
 
-	final RedisScript<Boolean> completeStream = RedisScript.of(load("stream_complete.lua"), Boolean.class);
+	final RedisScript<Boolean> completeStream = script("stream_complete.lua", Boolean.class);
 
 	final RedisScript<List<Object>> readStream = multiBulkScript("stream_read.lua");
 
@@ -215,7 +216,36 @@ final class RedisRecords {
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private static RedisScript<List<Object>> multiBulkScript(String name) {
-		return RedisScript.of(load(name), (Class) List.class);
+		return script(name, (Class) List.class);
+	}
+
+	private static <T> RedisScript<T> script(String name, Class<T> resultType) {
+		String text = load(name);
+		return new LoadedScript<>(text, new DefaultRedisScript<>(text, resultType).getSha1(), resultType);
+	}
+
+	/**
+	 * A script whose text and SHA-1 are read once, when it is loaded: {@code DefaultRedisScript.getSha1()}
+	 * takes a lock on every call, which request threads, event loops and scheduler threads would
+	 * contend for on every store call (BlockHound caught a scheduler thread parked there).
+	 */
+	private record LoadedScript<T>(String text, String sha1, Class<T> resultType) implements RedisScript<T> {
+
+		@Override
+		public String getSha1() {
+			return this.sha1;
+		}
+
+		@Override
+		public Class<T> getResultType() {
+			return this.resultType;
+		}
+
+		@Override
+		public String getScriptAsString() {
+			return this.text;
+		}
+
 	}
 
 	/**

@@ -1,6 +1,9 @@
 package dev.modelgate.idempotency.redis;
 
+import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
@@ -13,6 +16,7 @@ import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.script.RedisScript;
 
 import dev.modelgate.idempotency.core.BeginResult.Outcome;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
@@ -156,6 +160,22 @@ class ScriptCallsTests {
 		assertTimeoutPreemptively(Duration.ofSeconds(20),
 				() -> assertThatExceptionOfType(IdempotencyStoreException.class)
 					.isThrownBy(() -> this.store.complete(scope, token, large, LEASE)));
+	}
+
+	@Test
+	void eachScriptCarriesTheSha1RedisGivesItsText() throws IllegalAccessException {
+		this.redis = RedisProcess.start();
+		RedisRecords records = new RedisRecords(PREFIX);
+		List<RedisScript<?>> scripts = new ArrayList<>();
+		for (Field field : RedisRecords.class.getDeclaredFields()) {
+			if (RedisScript.class.isAssignableFrom(field.getType())) {
+				scripts.add((RedisScript<?>) field.get(records));
+			}
+		}
+		assertThat(scripts).hasSize(9);
+		for (RedisScript<?> script : scripts) {
+			assertThat(script.getSha1()).isEqualTo(this.redis.cli("SCRIPT", "LOAD", script.getScriptAsString()).trim());
+		}
 	}
 
 	private void loadsScriptsThatRedisForgot() {

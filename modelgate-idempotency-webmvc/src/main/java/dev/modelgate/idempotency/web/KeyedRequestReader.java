@@ -52,7 +52,14 @@ final class KeyedRequestReader {
 		ByteChunks body = buffered.body();
 		CanonicalBody canonical = isJson(contentType) ? CanonicalBody.json(body, endpoint.ignoreFields())
 				: CanonicalBody.bytes(body);
-		return KeyedRequest.read(buffered, fingerprint(request, canonical));
+		try {
+			return KeyedRequest.read(buffered, fingerprint(request, canonical));
+		}
+		catch (RuntimeException | Error ex) {
+			// Nothing answers for this body any more: its chunks go back to the pool, not to the collector.
+			buffered.release();
+			throw ex;
+		}
 	}
 
 	/** Multipart bodies are parsed by the container, so that the handler can still read the parts. */

@@ -17,6 +17,7 @@ import dev.modelgate.idempotency.core.ChunkPool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIOException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 class BufferedRequestTests {
 
@@ -83,6 +84,17 @@ class BufferedRequestTests {
 		assertThat(pool.available()).isEqualTo(2);
 		assertThatIOException().isThrownBy(unread::read).withMessageContaining("released");
 		assertThatIOException().isThrownBy(() -> buffered.getInputStream().readAllBytes());
+	}
+
+	@Test
+	void formParametersFirstAskedForAfterTheReleaseFailWithTheReason() throws IOException {
+		ChunkPool pool = ChunkPool.of(8);
+		byte[] form = ("note=" + "x".repeat(ByteChunks.CHUNK_SIZE)).getBytes(StandardCharsets.US_ASCII);
+		BufferedRequest buffered = BufferedRequest.read(request("application/x-www-form-urlencoded", form), 1 << 20,
+				pool);
+		buffered.release();
+		assertThatIllegalStateException().isThrownBy(() -> buffered.getParameter("note"))
+			.withMessageContaining("released");
 	}
 
 	@Test
