@@ -10,14 +10,16 @@
 # With BEFORE_JAR, each round runs the older gateway, then this one, alternately, so that drift on
 # the machine does not favour one; only this one's full collections fail the script.
 # Settings (environment): DURATION (seconds per measured run, 15), WARMUP (seconds per kind before
-# measuring, 8), ROUNDS (3), APP_PORT (18081), SKIP_BUILD=1 to reuse the built jars.
+# measuring, 40: at a few hundred requests/s the JIT goes on compiling the handler's and the filter's
+# code for some 30 s, and a shorter warm-up measures kinds that are still getting faster), ROUNDS (3),
+# APP_PORT (18081), SKIP_BUILD=1 to reuse the built jars.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 
 duration=${DURATION:-15}
-warmup=${WARMUP:-8}
+warmup=${WARMUP:-40}
 rounds=${ROUNDS:-3}
 app_port=${APP_PORT:-18081}
 run_id=$(date +%Y%m%d-%H%M%S)
