@@ -45,8 +45,8 @@ import dev.modelgate.idempotency.core.StreamSlice;
  * <p>The connection is the factory's shared one, or, when the factory does not share its connection, a
  * dedicated one kept until {@link #close()}. Spring Data Redis opens it blocking, so the first call has it
  * opened on a thread of the store's own, within that call's timeout, which also sends the client's first
- * command there ({@code TIME}); a call that finds the last attempt failed tries again. There are no replica acknowledgements ({@code WAIT}): an application that needs them
- * uses the blocking store.
+ * command there ({@code TIME}); a call that finds the last attempt failed tries again. There are no
+ * replica acknowledgements ({@code WAIT}): an application that needs them uses the blocking store.
  */
 public class AsyncRedisIdempotencyStore implements AsyncIdempotencyStore, AutoCloseable {
 

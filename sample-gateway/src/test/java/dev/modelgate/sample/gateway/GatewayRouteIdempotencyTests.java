@@ -57,9 +57,10 @@ abstract class GatewayRouteIdempotencyTests {
 		BlockHound.install((builder) -> builder.allowBlockingCallsInside(ThreadPoolExecutor.class.getName(), "execute")
 			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")
 			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "doExclusive")
-			// The asynchronous Redis store bounds each call with CompletableFuture.orTimeout, whose
-			// timer task the JDK queues, and removes once the answer came, under its scheduler's queue
-			// lock: taken for a moment, contended now and then, never a wait for Redis.
+			// The asynchronous Redis store and the adapter over the blocking stores bound each call with
+			// CompletableFuture.orTimeout, whose timer task the JDK queues, and removes once the answer
+			// came, under its scheduler's queue lock: taken for a moment, contended now and then, never
+			// a wait for the store.
 			.allowBlockingCallsInside(DELAYED_WORK_QUEUE, "offer")
 			.allowBlockingCallsInside(DELAYED_WORK_QUEUE, "remove")
 			// The engine answers 503 with the error's message alone: the stack, printed to the test's
