@@ -22,7 +22,7 @@ import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyScope;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InvalidIdempotencyKeyException;
-import dev.modelgate.idempotency.web.DefaultClientIdentityResolver;
+import dev.modelgate.idempotency.web.servlet.DefaultClientIdentityResolver;
 
 /**
  * The {@code idempotency} Actuator endpoint, for support staff asking "did this request go through?":

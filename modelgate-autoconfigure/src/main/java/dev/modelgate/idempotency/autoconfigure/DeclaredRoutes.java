@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.web.DeclaredRoute;
-import dev.modelgate.idempotency.web.IdempotentRoute;
+import dev.modelgate.idempotency.web.servlet.DeclaredRoute;
+import dev.modelgate.idempotency.web.servlet.IdempotentRoute;
 
 /**
  * The {@code modelgate.idempotency.routes} of the configuration as the filter takes them. The

@@ -6,7 +6,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.util.ClassUtils;
 
-import dev.modelgate.idempotency.web.InvalidIdempotentRouteException;
+import dev.modelgate.idempotency.web.servlet.InvalidIdempotentRouteException;
 
 /**
  * Reports an idempotent functional route the filter cannot find per request, and how to fix it. The
@@ -16,7 +16,7 @@ import dev.modelgate.idempotency.web.InvalidIdempotentRouteException;
 class InvalidIdempotentRouteFailureAnalyzer implements FailureAnalyzer {
 
 	private static final boolean WEBMVC_PRESENT = ClassUtils.isPresent(
-			"dev.modelgate.idempotency.web.InvalidIdempotentRouteException",
+			"dev.modelgate.idempotency.web.servlet.InvalidIdempotentRouteException",
 			InvalidIdempotentRouteFailureAnalyzer.class.getClassLoader());
 
 	@Override

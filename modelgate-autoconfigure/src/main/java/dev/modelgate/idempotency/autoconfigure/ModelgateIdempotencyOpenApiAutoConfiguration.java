@@ -11,8 +11,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.context.annotation.Bean;
 
 import dev.modelgate.idempotency.openapi.IdempotencyOperationCustomizer;
-import dev.modelgate.idempotency.web.IdempotencyProblemRenderer;
-import dev.modelgate.idempotency.web.ProblemDetailRenderer;
+import dev.modelgate.idempotency.web.servlet.IdempotencyProblemRenderer;
+import dev.modelgate.idempotency.web.servlet.ProblemDetailRenderer;
 
 /**
  * When springdoc-openapi is on the class path, documents the {@code Idempotency-Key} header and the

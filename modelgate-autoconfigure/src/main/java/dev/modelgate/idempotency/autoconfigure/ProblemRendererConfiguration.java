@@ -8,8 +8,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
 
-import dev.modelgate.idempotency.web.IdempotencyProblemRenderer;
-import dev.modelgate.idempotency.web.ProblemDetailRenderer;
+import dev.modelgate.idempotency.web.servlet.IdempotencyProblemRenderer;
+import dev.modelgate.idempotency.web.servlet.ProblemDetailRenderer;
 
 /**
  * Problem responses written with the application's Jackson 3 {@code JsonMapper}: the one bean of the

@@ -26,7 +26,7 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.web.method.HandlerMethod;
 
 import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.web.IdempotencyFilter;
+import dev.modelgate.idempotency.web.servlet.IdempotencyFilter;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
 
 /**

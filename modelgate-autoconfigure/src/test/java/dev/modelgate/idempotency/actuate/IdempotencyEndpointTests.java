@@ -10,7 +10,7 @@ import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException
 import dev.modelgate.idempotency.core.IdempotencyKey;
 import dev.modelgate.idempotency.core.IdempotencyScope;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
-import dev.modelgate.idempotency.web.DefaultClientIdentityResolver;
+import dev.modelgate.idempotency.web.servlet.DefaultClientIdentityResolver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

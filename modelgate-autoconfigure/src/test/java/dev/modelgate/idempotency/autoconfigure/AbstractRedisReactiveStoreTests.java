@@ -24,7 +24,7 @@ import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.redis.AsyncRedisIdempotencyStore;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
 import dev.modelgate.idempotency.testsupport.RedisTestServer;
-import dev.modelgate.idempotency.web.IdempotencyWebFilter;
+import dev.modelgate.idempotency.web.reactive.IdempotencyWebFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;

@@ -18,9 +18,9 @@ import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.ServerResponse;
 
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
-import dev.modelgate.idempotency.web.IdempotentHandlerResolver;
+import dev.modelgate.idempotency.web.servlet.IdempotentHandlerResolver;
 
-import static dev.modelgate.idempotency.web.IdempotentRoute.idempotent;
+import static dev.modelgate.idempotency.web.servlet.IdempotentRoute.idempotent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.web.servlet.function.RouterFunctions.route;
 

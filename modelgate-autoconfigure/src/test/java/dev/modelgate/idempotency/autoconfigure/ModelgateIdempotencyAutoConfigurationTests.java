@@ -50,10 +50,10 @@ import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
 import dev.modelgate.idempotency.testsupport.RedisTestServer;
-import dev.modelgate.idempotency.web.ClientIdentityResolver;
-import dev.modelgate.idempotency.web.IdempotencyFilter;
-import dev.modelgate.idempotency.web.IdempotencyProblemRenderer;
-import dev.modelgate.idempotency.web.IdempotentHandlerResolver;
+import dev.modelgate.idempotency.web.servlet.ClientIdentityResolver;
+import dev.modelgate.idempotency.web.servlet.IdempotencyFilter;
+import dev.modelgate.idempotency.web.servlet.IdempotencyProblemRenderer;
+import dev.modelgate.idempotency.web.servlet.IdempotentHandlerResolver;
 import dev.modelgate.idempotency.web.ResponsePolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -26,7 +26,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.validation.annotation.Validated;
 
-import dev.modelgate.idempotency.web.IdempotentHandlerResolver;
+import dev.modelgate.idempotency.web.servlet.IdempotentHandlerResolver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;

@@ -18,7 +18,7 @@ import dev.modelgate.idempotency.autoconfigure.test.ModelgateIdempotencyTestSlic
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
-import dev.modelgate.idempotency.web.IdempotencyFilter;
+import dev.modelgate.idempotency.web.servlet.IdempotencyFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;

@@ -24,7 +24,7 @@ import dev.modelgate.idempotency.core.IdempotencyKey;
 import dev.modelgate.idempotency.core.IdempotencyScope;
 import dev.modelgate.idempotency.testsupport.ObservabilityTest;
 import dev.modelgate.idempotency.testsupport.TestHttp;
-import dev.modelgate.idempotency.web.DefaultClientIdentityResolver;
+import dev.modelgate.idempotency.web.servlet.DefaultClientIdentityResolver;
 import dev.modelgate.idempotency.web.testapp.Invocations;
 import dev.modelgate.idempotency.web.testapp.StoreObservations;
 

@@ -12,9 +12,9 @@ import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyAutoConfigura
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyWebFluxAutoConfiguration;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.BlockingIdempotencyStoreAdapter;
-import dev.modelgate.idempotency.web.IdempotencyWebFilter;
-import dev.modelgate.idempotency.web.ReactiveClientIdentityResolver;
-import dev.modelgate.idempotency.web.ReactiveIdempotencyEngine;
+import dev.modelgate.idempotency.web.reactive.IdempotencyWebFilter;
+import dev.modelgate.idempotency.web.reactive.ReactiveClientIdentityResolver;
+import dev.modelgate.idempotency.web.reactive.ReactiveIdempotencyEngine;
 
 import reactor.core.publisher.Mono;
 

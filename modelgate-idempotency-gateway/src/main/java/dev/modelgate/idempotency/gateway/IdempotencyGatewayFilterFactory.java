@@ -22,7 +22,7 @@ import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.AnnotationDurations;
 import dev.modelgate.idempotency.core.CanonicalBody;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
-import dev.modelgate.idempotency.web.ReactiveIdempotencyEngine;
+import dev.modelgate.idempotency.web.reactive.ReactiveIdempotencyEngine;
 
 /**
  * The {@code Idempotency} route filter: a keyed request on the route reaches the upstream once; its

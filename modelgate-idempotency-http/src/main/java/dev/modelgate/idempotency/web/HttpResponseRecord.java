@@ -30,18 +30,18 @@ import dev.modelgate.idempotency.core.StoredOutcome;
  * @param payload the whole recorded payload
  * @param bodyOffset where the body starts in {@code payload}
  */
-record HttpResponseRecord(int status, Map<String, List<String>> headers, byte[] payload, int bodyOffset) {
+public record HttpResponseRecord(int status, Map<String, List<String>> headers, byte[] payload, int bodyOffset) {
 
 	private static final byte VERSION = 1;
 
 	private static final int PREAMBLE = 1 + 2 + 4;
 
-	HttpResponseRecord {
+	public HttpResponseRecord {
 		headers = Collections.unmodifiableMap(headers);
 	}
 
 	/** The body's length in bytes. */
-	int bodyLength() {
+	public int bodyLength() {
 		return this.payload.length - this.bodyOffset;
 	}
 
@@ -49,7 +49,7 @@ record HttpResponseRecord(int status, Map<String, List<String>> headers, byte[] 
 	 * Writes a response into an outcome.
 	 * @param body the body buffer, of which the first {@code bodyLength} bytes are written
 	 */
-	static StoredOutcome encode(int status, Map<String, List<String>> headers, byte[] body, int bodyLength) {
+	public static StoredOutcome encode(int status, Map<String, List<String>> headers, byte[] body, int bodyLength) {
 		ByteArrayOutputStream block = new ByteArrayOutputStream();
 		headers.forEach((name, values) -> values.forEach((value) -> {
 			block.writeBytes(name.getBytes(StandardCharsets.ISO_8859_1));
@@ -67,7 +67,7 @@ record HttpResponseRecord(int status, Map<String, List<String>> headers, byte[] 
 	 * Reads a response written by {@link #encode}.
 	 * @throws IdempotencyStoreException when the outcome is not a response or not in this format
 	 */
-	static HttpResponseRecord decode(StoredOutcome outcome) {
+	public static HttpResponseRecord decode(StoredOutcome outcome) {
 		if (outcome.kind() != StoredOutcome.Kind.RESPONSE) {
 			throw new IdempotencyStoreException("The record holds a " + outcome.kind().code() + ", not a response");
 		}

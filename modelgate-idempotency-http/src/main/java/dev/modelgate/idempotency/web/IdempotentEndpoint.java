@@ -24,7 +24,12 @@ public record IdempotentEndpoint(String route, String scopeName, boolean require
 		Duration leaseTtl, Duration waitTimeout, List<JsonPointer> ignoreFields,
 		Idempotent.StoreFailure onStoreFailure, boolean attachToStream) {
 
-	IdempotentEndpoint withRoute(String route) {
+	/**
+	 * The same endpoint under another route, whose scope it takes unless it names its own.
+	 * @param route the route pattern
+	 * @return the endpoint
+	 */
+	public IdempotentEndpoint withRoute(String route) {
 		String scope = this.scopeName.isEmpty() ? route : this.scopeName;
 		return new IdempotentEndpoint(route, scope, this.required, this.ttl, this.leaseTtl, this.waitTimeout,
 				this.ignoreFields, this.onStoreFailure, this.attachToStream);

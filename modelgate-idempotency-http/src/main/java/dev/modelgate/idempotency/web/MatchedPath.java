@@ -18,7 +18,7 @@ import org.springframework.web.util.UriUtils;
  * leaves {@code .} and empty segments as they are (so {@code /v1/./chat} and {@code //v1} match no
  * literal route), and so does this.
  */
-final class MatchedPath {
+public final class MatchedPath {
 
 	private static final char REPLACEMENT = '\uFFFD';
 
@@ -29,7 +29,7 @@ final class MatchedPath {
 	 * @param requestUri the request URI as the container gives it, undecoded
 	 * @return the path in the form described above
 	 */
-	static String of(String requestUri) {
+	public static String of(String requestUri) {
 		PathContainer path = PathContainer.parsePath(requestUri);
 		StringBuilder matched = new StringBuilder(requestUri.length());
 		for (PathContainer.Element element : path.elements()) {

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
  * The little of the Server-Sent Events format that recording needs: where an event ends (at a
  * blank line, the lines ending in LF or CR LF) and how to give it the library's {@code id:} line.
  */
-final class SseEvents {
+public final class SseEvents {
 
 	private SseEvents() {
 	}
@@ -16,7 +16,7 @@ final class SseEvents {
 	 * Finds the end of the first complete event in {@code bytes[from, to)}.
 	 * @return the index just past the blank line that ends it, or {@code -1} when no event is complete
 	 */
-	static int endOfEvent(byte[] bytes, int from, int to) {
+	public static int endOfEvent(byte[] bytes, int from, int to) {
 		int lineStart = from;
 		for (int i = from; i < to; i++) {
 			if (bytes[i] == '\n') {
@@ -37,7 +37,7 @@ final class SseEvents {
 	 * @param event one complete event, its blank line included
 	 * @param sequence its sequence in the stream
 	 */
-	static byte[] withId(byte[] event, long sequence) {
+	public static byte[] withId(byte[] event, long sequence) {
 		ByteArrayOutputStream out = new ByteArrayOutputStream(event.length + 24);
 		out.writeBytes(("id: " + sequence + "\n").getBytes(StandardCharsets.US_ASCII));
 		int lineStart = 0;
@@ -58,7 +58,7 @@ final class SseEvents {
 	 * @param code the problem code
 	 * @param detail what happened
 	 */
-	static byte[] terminal(String code, String detail) {
+	public static byte[] terminal(String code, String detail) {
 		return ("event: error\ndata: {\"code\":\"" + code + "\",\"detail\":\"" + detail + "\"}\n\n")
 			.getBytes(StandardCharsets.UTF_8);
 	}

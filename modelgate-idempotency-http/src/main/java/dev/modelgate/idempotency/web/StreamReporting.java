@@ -5,20 +5,20 @@ import java.time.Duration;
 import dev.modelgate.idempotency.core.DecisionReporter;
 
 /**
- * What a {@link StreamRecorder} tells the listeners about its stream, under the request's method
+ * What a recorded stream tells the listeners about its stream, under the request's method
  * and route: each store write of events, and the time added before the first event.
  *
  * @param reporter where it goes
  * @param method the HTTP method
  * @param route the route pattern
  */
-record StreamReporting(DecisionReporter reporter, String method, String route) {
+public record StreamReporting(DecisionReporter reporter, String method, String route) {
 
-	void appended(int events, long bytes) {
+	public void appended(int events, long bytes) {
 		this.reporter.streamAppended(this.method, this.route, events, bytes);
 	}
 
-	void firstEvent(long addedNanos) {
+	public void firstEvent(long addedNanos) {
 		this.reporter.streamFirstEvent(this.method, this.route, Duration.ofNanos(addedNanos));
 	}
 

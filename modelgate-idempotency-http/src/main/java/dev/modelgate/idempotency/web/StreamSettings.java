@@ -19,6 +19,6 @@ public record StreamSettings(int maxEvents, long maxBytes, Duration maxDuration,
 			Duration.ofMillis(100));
 
 	/** How many events one store read returns at most. */
-	static final int READ_BATCH = 500;
+	public static final int READ_BATCH = 500;
 
 }

@@ -3,7 +3,7 @@ package dev.modelgate.sample.error;
 import java.io.IOException;
 
 import dev.modelgate.idempotency.web.IdempotencyProblem;
-import dev.modelgate.idempotency.web.IdempotencyProblemRenderer;
+import dev.modelgate.idempotency.web.servlet.IdempotencyProblemRenderer;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.json.JsonMapper;

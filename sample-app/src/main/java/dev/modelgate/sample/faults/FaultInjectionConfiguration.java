@@ -1,6 +1,6 @@
 package dev.modelgate.sample.faults;
 
-import dev.modelgate.idempotency.web.IdempotencyFilter;
+import dev.modelgate.idempotency.web.servlet.IdempotencyFilter;
 import dev.modelgate.sample.billing.CreditLedger;
 import dev.modelgate.sample.provider.ChatCompletionProvider;
 

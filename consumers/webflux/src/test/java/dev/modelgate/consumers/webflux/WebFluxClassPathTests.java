@@ -26,7 +26,7 @@ class WebFluxClassPathTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "dev.modelgate.idempotency.Idempotent",
-			"dev.modelgate.idempotency.web.IdempotencyWebFilter", "org.springframework.web.reactive.DispatcherHandler" })
+			"dev.modelgate.idempotency.web.reactive.IdempotencyWebFilter", "org.springframework.web.reactive.DispatcherHandler" })
 	void starterAndWebFluxClassesArePresent(String className) throws ClassNotFoundException {
 		assertThat(Class.forName(className, false, APPLICATION_CLASS_LOADER)).isNotNull();
 	}

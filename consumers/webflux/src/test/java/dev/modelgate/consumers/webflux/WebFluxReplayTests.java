@@ -9,7 +9,7 @@ import org.springframework.boot.web.context.reactive.ReactiveWebApplicationConte
 import org.springframework.context.ApplicationContext;
 
 import dev.modelgate.consumers.support.ReplayScenario;
-import dev.modelgate.idempotency.web.IdempotencyWebFilter;
+import dev.modelgate.idempotency.web.reactive.IdempotencyWebFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -10,7 +10,7 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
-import dev.modelgate.idempotency.web.IdempotencyFilter;
+import dev.modelgate.idempotency.web.servlet.IdempotencyFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -11,7 +11,7 @@ import org.springframework.web.servlet.function.ServerResponse;
 
 import dev.modelgate.idempotency.Idempotent;
 
-import static dev.modelgate.idempotency.web.IdempotentRoute.idempotent;
+import static dev.modelgate.idempotency.web.servlet.IdempotentRoute.idempotent;
 import static org.springframework.web.servlet.function.RouterFunctions.route;
 
 /**

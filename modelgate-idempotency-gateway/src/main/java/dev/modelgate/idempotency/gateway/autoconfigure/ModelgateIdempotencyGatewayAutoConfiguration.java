@@ -12,7 +12,7 @@ import org.springframework.context.annotation.Bean;
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyProperties;
 import dev.modelgate.idempotency.gateway.IdempotencyGatewayFilterFactory;
-import dev.modelgate.idempotency.web.ReactiveIdempotencyEngine;
+import dev.modelgate.idempotency.web.reactive.ReactiveIdempotencyEngine;
 
 /**
  * Auto-configures the {@code Idempotency} route filter in a reactive application with Spring Cloud

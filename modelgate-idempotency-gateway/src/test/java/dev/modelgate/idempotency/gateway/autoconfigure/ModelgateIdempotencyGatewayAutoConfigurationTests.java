@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyAutoConfiguration;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyWebFluxAutoConfiguration;
 import dev.modelgate.idempotency.gateway.IdempotencyGatewayFilterFactory;
-import dev.modelgate.idempotency.web.ReactiveIdempotencyEngine;
+import dev.modelgate.idempotency.web.reactive.ReactiveIdempotencyEngine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

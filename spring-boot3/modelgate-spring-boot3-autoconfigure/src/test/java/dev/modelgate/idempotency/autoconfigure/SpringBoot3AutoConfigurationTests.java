@@ -40,11 +40,11 @@ import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
 import dev.modelgate.idempotency.openapi.IdempotencyOperationCustomizer;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
 import dev.modelgate.idempotency.testsupport.RedisTestServer;
-import dev.modelgate.idempotency.web.IdempotencyFilter;
+import dev.modelgate.idempotency.web.servlet.IdempotencyFilter;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
-import dev.modelgate.idempotency.web.IdempotencyProblemRenderer;
-import dev.modelgate.idempotency.web.IdempotentHandlerResolver;
-import dev.modelgate.idempotency.web.ProblemDetailRenderer;
+import dev.modelgate.idempotency.web.servlet.IdempotencyProblemRenderer;
+import dev.modelgate.idempotency.web.servlet.IdempotentHandlerResolver;
+import dev.modelgate.idempotency.web.servlet.ProblemDetailRenderer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

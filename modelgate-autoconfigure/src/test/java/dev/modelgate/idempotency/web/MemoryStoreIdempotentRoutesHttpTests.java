@@ -1,9 +1,0 @@
-package dev.modelgate.idempotency.web;
-
-import org.springframework.test.context.TestPropertySource;
-
-@TestPropertySource(properties = { "modelgate.idempotency.store=memory",
-		"spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
-class MemoryStoreIdempotentRoutesHttpTests extends AbstractIdempotentRoutesHttpTests {
-
-}

@@ -1,0 +1,200 @@
+package dev.modelgate.idempotency.web.reactive;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+
+import dev.modelgate.idempotency.web.HttpResponseRecord;
+import dev.modelgate.idempotency.web.ReplayHeaders;
+import dev.modelgate.idempotency.web.ResponsePolicy;
+import dev.modelgate.idempotency.core.StoredOutcome;
+
+/**
+ * The response of a run under a held lease: its body is held back until it ends, then recorded (or
+ * the key released, as the {@link ResponsePolicy} says), and only then handed to the real response,
+ * which commits it. A body that grows past {@code maxResponseBytes} is delivered as it comes after
+ * "done, result not kept" is recorded (so a retry gets 410). A {@code text/event-stream} 2xx answer
+ * goes to the {@link StreamHandling} instead.
+ */
+final class CapturedResponse extends ServerHttpResponseDecorator {
+
+	private static final Log logger = LogFactory.getLog(CapturedResponse.class);
+
+	private final ReactiveSettlement settlement;
+
+	private final ResponsePolicy responsePolicy;
+
+	private final ReplayHeaders replayHeaders;
+
+	private final long maxResponseBytes;
+
+	private final StreamHandling streams;
+
+	CapturedResponse(ServerHttpResponse delegate, ReactiveSettlement settlement, ResponsePolicy responsePolicy,
+			ReplayHeaders replayHeaders, long maxResponseBytes, StreamHandling streams) {
+		super(delegate);
+		this.settlement = settlement;
+		this.responsePolicy = responsePolicy;
+		this.replayHeaders = replayHeaders;
+		this.maxResponseBytes = maxResponseBytes;
+		this.streams = streams;
+	}
+
+	@Override
+	public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+		if (isEventStream()) {
+			return this.streams.record(this, getDelegate(), Flux.from(body).map((buffer) -> List.<DataBuffer>of(buffer)));
+		}
+		return super.writeWith(held(Flux.from(body)));
+	}
+
+	/** Spring Cloud Gateway and the SSE writer flush per element: each element is one or more events. */
+	@Override
+	public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+		if (isEventStream()) {
+			return this.streams.record(this, getDelegate(),
+					Flux.from(body).concatMap((element) -> Flux.from(element).<DataBuffer>map(DataBuffer.class::cast).collectList()));
+		}
+		return super.writeWith(held(Flux.from(body).concatMap(Flux::from)));
+	}
+
+	@Override
+	public Mono<Void> setComplete() {
+		return settle(new byte[0]).then(super.setComplete());
+	}
+
+	/**
+	 * Settles a run whose handler ended without writing a body (WebFlux then completes the real
+	 * response itself, past this decorator): an empty body.
+	 */
+	Mono<Void> settleIfUnwritten() {
+		return (this.settlement.isSettled() || this.settlement.isStreaming()) ? Mono.empty() : settle(new byte[0]);
+	}
+
+	int status() {
+		HttpStatusCode status = getStatusCode();
+		return (status != null) ? status.value() : 200;
+	}
+
+	private boolean isEventStream() {
+		MediaType contentType = getHeaders().getContentType();
+		int status = status();
+		return contentType != null && MediaType.TEXT_EVENT_STREAM.isCompatibleWith(contentType) && status >= 200
+				&& status < 300;
+	}
+
+	private Flux<DataBuffer> held(Flux<? extends DataBuffer> body) {
+		return Flux.defer(() -> {
+			Holder holder = new Holder();
+			return body.concatMap(holder::add)
+				.concatWith(Flux.defer(holder::end))
+				.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+		});
+	}
+
+	/** Records the body, or releases the key, before anything reaches the client. */
+	private Mono<Void> settle(byte[] body) {
+		if (this.settlement.isSettled()) {
+			return Mono.empty();
+		}
+		int status = status();
+		if (!this.responsePolicy.shouldRecord(status)) {
+			return this.settlement.release(null);
+		}
+		return this.settlement.record(HttpResponseRecord.encode(status, recordedHeaders(), body, body.length)).then();
+	}
+
+	/** The status and the headers {@link ReplayHeaders} allows, in {@link HttpResponseRecord}'s format. */
+	Map<String, List<String>> recordedHeaders() {
+		Map<String, List<String>> headers = new LinkedHashMap<>();
+		HttpHeaders all = getHeaders();
+		all.forEach((name, values) -> {
+			if (this.replayHeaders.isReplayed(name)) {
+				headers.put(name, new ArrayList<>(values));
+			}
+		});
+		return headers;
+	}
+
+	StoredOutcome streamHeadOutcome() {
+		return HttpResponseRecord.encode(status(), recordedHeaders(), new byte[0], 0);
+	}
+
+	/** Holds the buffers of one body until it ends or outgrows the limit. */
+	private final class Holder {
+
+		private final List<DataBuffer> held = new ArrayList<>();
+
+		private long size;
+
+		private boolean overflowed;
+
+		private boolean settledEarly;
+
+		Publisher<DataBuffer> add(DataBuffer buffer) {
+			if (this.overflowed) {
+				return Mono.just(buffer);
+			}
+			this.held.add(buffer);
+			this.size += buffer.readableByteCount();
+			if (this.size <= CapturedResponse.this.maxResponseBytes) {
+				return Flux.empty();
+			}
+			this.overflowed = true;
+			List<DataBuffer> pending = new ArrayList<>(this.held);
+			this.held.clear();
+			return beforeOverflow().thenMany(Flux.fromIterable(pending));
+		}
+
+		/**
+		 * An oversized body is about to reach the client: record "done, result not kept" first, so that
+		 * the key stays spent (a retry gets 410 rather than running the operation again).
+		 */
+		private Mono<Void> beforeOverflow() {
+			if (!CapturedResponse.this.responsePolicy.shouldRecord(status())) {
+				return Mono.empty();
+			}
+			this.settledEarly = true;
+			logger.warn("Response for idempotency scope " + CapturedResponse.this.settlement.scope()
+					+ " is larger than " + CapturedResponse.this.maxResponseBytes
+					+ " bytes; it is delivered but not stored, and retries will get 410");
+			return CapturedResponse.this.settlement.record(null).then();
+		}
+
+		Publisher<DataBuffer> end() {
+			if (this.overflowed) {
+				return this.settledEarly ? Flux.empty()
+						: CapturedResponse.this.settlement.release("the response was not recordable").thenMany(Flux.empty());
+			}
+			ByteArrayOutputStream joined = new ByteArrayOutputStream((int) this.size);
+			for (DataBuffer buffer : this.held) {
+				byte[] bytes = new byte[buffer.readableByteCount()];
+				buffer.read(bytes);
+				joined.writeBytes(bytes);
+				DataBufferUtils.release(buffer);
+			}
+			this.held.clear();
+			byte[] body = joined.toByteArray();
+			return settle(body).thenMany(Flux.defer(() -> (body.length == 0) ? Flux.empty()
+					: Flux.just(bufferFactory().wrap(body))));
+		}
+
+	}
+
+}

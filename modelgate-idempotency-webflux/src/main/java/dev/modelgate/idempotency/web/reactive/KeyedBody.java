@@ -1,0 +1,141 @@
+package dev.modelgate.idempotency.web.reactive;
+
+import java.util.Collection;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
+import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.http.codec.multipart.Part;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
+
+import dev.modelgate.idempotency.web.IdempotencyProblem;
+import dev.modelgate.idempotency.web.MatchedPath;
+import dev.modelgate.idempotency.core.CanonicalBody;
+import dev.modelgate.idempotency.core.IdempotencyOutcome;
+import dev.modelgate.idempotency.core.JsonPointer;
+import dev.modelgate.idempotency.core.RequestFingerprint;
+
+/**
+ * The body of a keyed request, read within {@code max-request-size} so that it can be fingerprinted
+ * and still be read by the handler, with its fingerprint; or why it is refused.
+ *
+ * @param bytes the body
+ * @param fingerprint the request's fingerprint
+ * @param refusal why it is refused, or {@code null}
+ * @param problem the problem that says so, or {@code null}
+ */
+record KeyedBody(byte[] bytes, @Nullable String fingerprint, @Nullable IdempotencyOutcome refusal,
+		@Nullable IdempotencyProblem problem) {
+
+	private static final byte[] EMPTY = new byte[0];
+
+	private static final ResolvableType PART = ResolvableType.forClass(Part.class);
+
+	boolean isRefused() {
+		return this.refusal != null;
+	}
+
+	/**
+	 * Reads the body: a declared length over the limit is refused before a byte is read, an undeclared
+	 * one as soon as the limit is passed.
+	 */
+	static Mono<KeyedBody> read(ServerHttpRequest request, long maxBytes, Collection<JsonPointer> ignoreFields) {
+		long declared = request.getHeaders().getContentLength();
+		if (declared > maxBytes) {
+			return Mono.just(tooLarge(maxBytes));
+		}
+		int limit = (int) Math.min(maxBytes, Integer.MAX_VALUE - 8);
+		return DataBufferUtils.join(request.getBody(), limit)
+			.map(KeyedBody::drain)
+			.defaultIfEmpty(EMPTY)
+			.flatMap((bytes) -> canonical(request, bytes, ignoreFields, limit)
+				.map((body) -> new KeyedBody(bytes, fingerprint(request, body), null, null)))
+			.onErrorResume(DataBufferLimitException.class, (ex) -> Mono.just(tooLarge(maxBytes)))
+			.onErrorResume((ex) -> !(ex instanceof DataBufferLimitException),
+					(ex) -> Mono.just(new KeyedBody(EMPTY, null, IdempotencyOutcome.UNREADABLE,
+							IdempotencyProblem.requestUnreadable(ex.getClass().getSimpleName()))));
+	}
+
+	private static KeyedBody tooLarge(long maxBytes) {
+		return new KeyedBody(EMPTY, null, IdempotencyOutcome.TOO_LARGE, IdempotencyProblem.requestTooLarge(maxBytes));
+	}
+
+	private static byte[] drain(DataBuffer buffer) {
+		try {
+			byte[] bytes = new byte[buffer.readableByteCount()];
+			buffer.read(bytes);
+			return bytes;
+		}
+		finally {
+			DataBufferUtils.release(buffer);
+		}
+	}
+
+	/**
+	 * The body as the fingerprint sees it: canonical JSON when it is declared JSON; a multipart body
+	 * part by part (name, file name, content), as the servlet filter reads it, so that a retry whose
+	 * client chose another boundary is the same request; any other body as its bytes.
+	 */
+	private static Mono<CanonicalBody> canonical(ServerHttpRequest request, byte[] bytes,
+			Collection<JsonPointer> ignoreFields, int limit) {
+		MediaType contentType = contentType(request);
+		if (contentType != null && MediaType.MULTIPART_FORM_DATA.includes(contentType)) {
+			DefaultPartHttpMessageReader reader = new DefaultPartHttpMessageReader();
+			// Every part in memory: the body is already there, within max-request-size.
+			reader.setMaxInMemorySize(limit);
+			reader.setMaxDiskUsagePerPart(0);
+			ServerHttpRequest again = new ServerHttpRequestDecorator(request) {
+				@Override
+				public Flux<DataBuffer> getBody() {
+					return Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(bytes));
+				}
+			};
+			return reader.read(PART, again, Map.of())
+				.concatMap((part) -> DataBufferUtils.join(part.content())
+					.map(KeyedBody::drain)
+					.defaultIfEmpty(EMPTY)
+					.map((content) -> new CanonicalBody.Part(part.name(),
+							(part instanceof FilePart file) ? file.filename() : "", content)))
+				.collectList()
+				.map(CanonicalBody::parts);
+		}
+		return Mono.just(isJson(contentType) ? CanonicalBody.json(bytes, 0, bytes.length, ignoreFields)
+				: CanonicalBody.bytes(bytes));
+	}
+
+	/**
+	 * As the servlet filter fingerprints: the method, the request path as it is matched
+	 * ({@link MatchedPath}, so spellings of one path that reach one handler are one request), the
+	 * canonical query, and the canonical body.
+	 */
+	private static String fingerprint(ServerHttpRequest request, CanonicalBody body) {
+		return RequestFingerprint.of(request.getMethod().name(), MatchedPath.of(request.getPath().value()),
+				request.getURI().getRawQuery(), body);
+	}
+
+	private static @Nullable MediaType contentType(ServerHttpRequest request) {
+		try {
+			return request.getHeaders().getContentType();
+		}
+		catch (IllegalArgumentException ex) {
+			return null;
+		}
+	}
+
+	private static boolean isJson(@Nullable MediaType contentType) {
+		return contentType != null && (MediaType.APPLICATION_JSON.isCompatibleWith(contentType)
+				|| "json".equals(contentType.getSubtypeSuffix()));
+	}
+
+}

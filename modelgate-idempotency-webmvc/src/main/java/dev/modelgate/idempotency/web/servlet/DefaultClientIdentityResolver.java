@@ -1,0 +1,80 @@
+package dev.modelgate.idempotency.web.servlet;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.Principal;
+import java.util.HexFormat;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The authenticated principal's name when there is one; else the SHA-256 of the configured identity
+ * header (for example {@code Authorization}, so that two API keys never share a key space). A request
+ * with neither gets one shared anonymous identity when no identity header is configured; when one is,
+ * it gets none, and the filter applies its policy for unidentified clients (refuse by default).
+ *
+ * <p>A blank name or header value (empty, or white space only) identifies nobody: were it an identity,
+ * every client that sends {@code Authorization: } would share one key space.
+ */
+public class DefaultClientIdentityResolver implements ClientIdentityResolver {
+
+	/** The identity shared by requests with neither a principal nor the identity header. */
+	public static final String ANONYMOUS = "anonymous";
+
+	private final @Nullable String identityHeader;
+
+	/**
+	 * @param identityHeader the header that identifies unauthenticated clients, or {@code null} to give
+	 * every request without a principal the shared {@link #ANONYMOUS} identity
+	 */
+	public DefaultClientIdentityResolver(@Nullable String identityHeader) {
+		this.identityHeader = identityHeader;
+	}
+
+	@Override
+	public @Nullable String resolve(HttpServletRequest request) {
+		Principal principal = request.getUserPrincipal();
+		if (principal != null && principal.getName() != null && !principal.getName().isBlank()) {
+			return principalIdentity(principal.getName());
+		}
+		if (this.identityHeader == null) {
+			return ANONYMOUS;
+		}
+		String value = request.getHeader(this.identityHeader);
+		return (value != null && !value.isBlank()) ? headerIdentity(value) : null;
+	}
+
+	/**
+	 * The identity this resolver gives a request whose authenticated principal has {@code name}, so
+	 * that tools (the Actuator endpoint) can find a client's records the way the filter does.
+	 * @param name the principal's name
+	 * @return the client identity
+	 */
+	public static String principalIdentity(String name) {
+		return "principal:" + name;
+	}
+
+	/**
+	 * The identity this resolver gives an unauthenticated request whose identity header has
+	 * {@code value}: only its SHA-256 takes part, so the value itself is never kept.
+	 * @param value the identity header's value
+	 * @return the client identity
+	 */
+	public static String headerIdentity(String value) {
+		return "header:" + sha256(value);
+	}
+
+	private static String sha256(String value) {
+		try {
+			MessageDigest digest = MessageDigest.getInstance("SHA-256");
+			return HexFormat.of().formatHex(digest.digest(value.getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

@@ -1,0 +1,39 @@
+package dev.modelgate.idempotency.web.servlet;
+
+import java.io.IOException;
+import java.time.Duration;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import dev.modelgate.idempotency.web.IdempotencyProblem;
+
+/**
+ * Answers a request the filter refuses: the problem's status, {@code Cache-Control: no-store} (a
+ * refusal is about this moment, never to be cached), {@code Retry-After} in whole seconds when the
+ * problem has one, and the body in the renderer's format.
+ */
+final class ProblemResponder {
+
+	private final IdempotencyProblemRenderer renderer;
+
+	ProblemResponder(IdempotencyProblemRenderer renderer) {
+		this.renderer = renderer;
+	}
+
+	void reject(IdempotencyProblem problem, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
+		response.setStatus(problem.status());
+		response.setHeader("Cache-Control", "no-store");
+		if (problem.retryAfter() != null) {
+			response.setHeader("Retry-After", Long.toString(wholeSecondsAtLeastOne(problem.retryAfter())));
+		}
+		this.renderer.render(problem, request, response);
+	}
+
+	private static long wholeSecondsAtLeastOne(Duration duration) {
+		long seconds = duration.toSeconds() + ((duration.toNanosPart() > 0) ? 1 : 0);
+		return Math.max(1, seconds);
+	}
+
+}
