@@ -1,6 +1,5 @@
 package dev.modelgate.idempotency.autoconfigure;
 
-import java.util.HashSet;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -16,7 +15,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.util.StringUtils;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
@@ -33,8 +31,6 @@ import dev.modelgate.idempotency.web.servlet.IdempotencyProblemRenderer;
 import dev.modelgate.idempotency.web.servlet.IdempotentHandlerResolver;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.ResponsePolicy;
-import dev.modelgate.idempotency.web.StatusResponsePolicy;
-import dev.modelgate.idempotency.web.StreamSettings;
 
 /**
  * Auto-configures Idempotency-Key handling: a store (Redis, JDBC or memory, in that order of
@@ -80,19 +76,14 @@ public class ModelgateIdempotencyAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		ClientIdentityResolver idempotencyClientIdentityResolver(ModelgateIdempotencyProperties properties) {
-			if (!StringUtils.hasText(properties.getClientIdentityHeader())) {
-				logger.warn("modelgate.idempotency.client-identity-header is not set: requests without an "
-						+ "authenticated principal share one anonymous idempotency key space. Set it (for example "
-						+ "to Authorization) or declare a ClientIdentityResolver bean.");
-			}
+			KeyedRequestProperties.warnWithoutIdentityHeader(properties, "ClientIdentityResolver");
 			return new DefaultClientIdentityResolver(properties.getClientIdentityHeader());
 		}
 
 		@Bean
 		@ConditionalOnMissingBean
 		ResponsePolicy idempotencyResponsePolicy(ModelgateIdempotencyProperties properties) {
-			return new StatusResponsePolicy(new HashSet<>(properties.getReleaseStatuses()),
-					properties.isRecordServerErrors());
+			return KeyedRequestProperties.responsePolicy(properties);
 		}
 
 		@Bean
@@ -105,10 +96,7 @@ public class ModelgateIdempotencyAutoConfiguration {
 						.filter((mapping) -> mapping.getClass() == RequestMappingHandlerMapping.class)
 						.findFirst()
 						.orElse(null),
-					new IdempotentHandlerResolver.Defaults(properties.getTtl(), properties.getLeaseTtl(),
-							properties.getWaitTimeout(),
-							(properties.getInProgress() == ModelgateIdempotencyProperties.InProgress.WAIT)
-									? Idempotent.InProgress.WAIT : Idempotent.InProgress.REJECT));
+					KeyedRequestProperties.endpointDefaults(properties));
 			resolver.setDeclaredRoutes(DeclaredRoutes.of(properties.getRoutes()));
 			// In the DispatcherServlet's order, for the functional routes that carry IdempotentRoute.
 			resolver.setHandlerMappings(() -> beanFactory.getBeanProvider(HandlerMapping.class).orderedStream().toList());
@@ -124,41 +112,11 @@ public class ModelgateIdempotencyAutoConfiguration {
 				ModelgateIdempotencyProperties properties, ObjectProvider<IdempotencyListener> listeners) {
 			IdempotencyFilter filter = new IdempotencyFilter(handlerResolver, coordinator, identityResolver,
 					responsePolicy, problemRenderer, new ReplayHeaders(properties.getReplayHeaders()),
-					new IdempotencyFilter.Settings(properties.getHeaderName(), properties.getKeyMaxLength(),
-							properties.getMaxRequestSize().toBytes(), properties.getMaxResponseSize().toBytes(),
-							properties.getRetryAfter(), properties.getMismatchStatus(), properties.getReplayedHeaderName(),
-							StringUtils.hasText(properties.getClientIdentityHeader()) ? properties.getClientIdentityHeader()
-									: "identity",
-							unidentifiedClients(properties, identityResolver)));
+					KeyedRequestProperties.settings(properties,
+							identityResolver instanceof DefaultClientIdentityResolver));
 			filter.setListeners(listeners.orderedStream().toList());
-			ModelgateIdempotencyProperties.Stream stream = properties.getStream();
-			filter.setStreamSettings(new StreamSettings(stream.getMaxEvents(), stream.getMaxBytes().toBytes(),
-					stream.getMaxDuration(), stream.getPollInterval()));
+			filter.setStreamSettings(KeyedRequestProperties.streamSettings(properties));
 			return filter;
-		}
-
-		/**
-		 * The policy for keyed requests without a client identity, with a WARN when it lets them run
-		 * where another client's answer or no protection at all awaits them. It applies only where the
-		 * resolver can find no identity: with no identity header, the default resolver puts every such
-		 * request into the anonymous key space, and says so at start-up itself.
-		 */
-		private static IdempotencyFilter.UnidentifiedClients unidentifiedClients(
-				ModelgateIdempotencyProperties properties, ClientIdentityResolver identityResolver) {
-			IdempotencyFilter.UnidentifiedClients policy = IdempotencyFilter.UnidentifiedClients
-				.valueOf(properties.getUnidentifiedClients().name());
-			boolean applies = StringUtils.hasText(properties.getClientIdentityHeader())
-					|| !(identityResolver instanceof DefaultClientIdentityResolver);
-			if (applies && policy == IdempotencyFilter.UnidentifiedClients.SHARE) {
-				logger.warn("modelgate.idempotency.unidentified-clients=share: keyed requests without a client identity "
-						+ "share one anonymous idempotency key space, so one such client can be answered with "
-						+ "another's result.");
-			}
-			if (applies && policy == IdempotencyFilter.UnidentifiedClients.SKIP) {
-				logger.warn("modelgate.idempotency.unidentified-clients=skip: keyed requests without a client identity "
-						+ "run without idempotency protection, so their retries run again.");
-			}
-			return policy;
 		}
 
 	}

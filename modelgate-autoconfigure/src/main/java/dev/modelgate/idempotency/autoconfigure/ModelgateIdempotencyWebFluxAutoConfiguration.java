@@ -1,7 +1,6 @@
 package dev.modelgate.idempotency.autoconfigure;
 
 import java.time.Duration;
-import java.util.HashSet;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -37,8 +36,6 @@ import dev.modelgate.idempotency.web.reactive.ReactiveIdempotentHandlerResolver;
 import dev.modelgate.idempotency.web.reactive.ReactiveProblemDetailRenderer;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.ResponsePolicy;
-import dev.modelgate.idempotency.web.StatusResponsePolicy;
-import dev.modelgate.idempotency.web.StreamSettings;
 
 /**
  * Auto-configures Idempotency-Key handling in a reactive (WebFlux) web application: the
@@ -75,19 +72,14 @@ public class ModelgateIdempotencyWebFluxAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ReactiveClientIdentityResolver reactiveIdempotencyClientIdentityResolver(ModelgateIdempotencyProperties properties) {
-		if (!StringUtils.hasText(properties.getClientIdentityHeader())) {
-			logger.warn("modelgate.idempotency.client-identity-header is not set: requests without an "
-					+ "authenticated principal share one anonymous idempotency key space. Set it (for example "
-					+ "to Authorization) or declare a ReactiveClientIdentityResolver bean.");
-		}
+		KeyedRequestProperties.warnWithoutIdentityHeader(properties, "ReactiveClientIdentityResolver");
 		return new DefaultReactiveClientIdentityResolver(properties.getClientIdentityHeader());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	ResponsePolicy idempotencyResponsePolicy(ModelgateIdempotencyProperties properties) {
-		return new StatusResponsePolicy(new HashSet<>(properties.getReleaseStatuses()),
-				properties.isRecordServerErrors());
+		return KeyedRequestProperties.responsePolicy(properties);
 	}
 
 	/** Written with the application's codecs, so with its JSON library and settings. */
@@ -104,10 +96,7 @@ public class ModelgateIdempotencyWebFluxAutoConfiguration {
 			ModelgateIdempotencyProperties properties) {
 		ReactiveIdempotentHandlerResolver resolver = new ReactiveIdempotentHandlerResolver(
 				() -> beanFactory.getBeanProvider(HandlerMapping.class).orderedStream().toList(),
-				new ReactiveIdempotentHandlerResolver.Defaults(properties.getTtl(), properties.getLeaseTtl(),
-						properties.getWaitTimeout(),
-						(properties.getInProgress() == ModelgateIdempotencyProperties.InProgress.WAIT)
-								? Idempotent.InProgress.WAIT : Idempotent.InProgress.REJECT));
+				KeyedRequestProperties.endpointDefaults(properties));
 		resolver.setRoutes(properties.getRoutes().stream().map((route) -> route(route, properties)).toList());
 		return resolver;
 	}
@@ -143,16 +132,10 @@ public class ModelgateIdempotencyWebFluxAutoConfiguration {
 			ObjectProvider<IdempotencyListener> listeners) {
 		ReactiveIdempotencyEngine engine = new ReactiveIdempotencyEngine(store, identityResolver, responsePolicy,
 				problemRenderer, new ReplayHeaders(properties.getReplayHeaders()),
-				new ReactiveIdempotencyEngine.Settings(properties.getHeaderName(), properties.getKeyMaxLength(),
-						properties.getMaxRequestSize().toBytes(), properties.getMaxResponseSize().toBytes(),
-						properties.getRetryAfter(), properties.getMismatchStatus(), properties.getReplayedHeaderName(),
-						StringUtils.hasText(properties.getClientIdentityHeader()) ? properties.getClientIdentityHeader()
-								: "identity",
-						unidentifiedClients(properties, identityResolver)));
+				KeyedRequestProperties.settings(properties,
+						identityResolver instanceof DefaultReactiveClientIdentityResolver));
 		engine.setListeners(listeners.orderedStream().toList());
-		ModelgateIdempotencyProperties.Stream stream = properties.getStream();
-		engine.setStreamSettings(new StreamSettings(stream.getMaxEvents(), stream.getMaxBytes().toBytes(),
-				stream.getMaxDuration(), stream.getPollInterval()));
+		engine.setStreamSettings(KeyedRequestProperties.streamSettings(properties));
 		return engine;
 	}
 
@@ -161,25 +144,6 @@ public class ModelgateIdempotencyWebFluxAutoConfiguration {
 	IdempotencyWebFilter idempotencyWebFilter(ReactiveIdempotentHandlerResolver handlerResolver,
 			ReactiveIdempotencyEngine engine) {
 		return new IdempotencyWebFilter(handlerResolver, engine);
-	}
-
-	/** As the servlet configuration decides it, with the same WARNs. */
-	private static ReactiveIdempotencyEngine.UnidentifiedClients unidentifiedClients(
-			ModelgateIdempotencyProperties properties, ReactiveClientIdentityResolver identityResolver) {
-		ReactiveIdempotencyEngine.UnidentifiedClients policy = ReactiveIdempotencyEngine.UnidentifiedClients
-			.valueOf(properties.getUnidentifiedClients().name());
-		boolean applies = StringUtils.hasText(properties.getClientIdentityHeader())
-				|| !(identityResolver instanceof DefaultReactiveClientIdentityResolver);
-		if (applies && policy == ReactiveIdempotencyEngine.UnidentifiedClients.SHARE) {
-			logger.warn("modelgate.idempotency.unidentified-clients=share: keyed requests without a client identity "
-					+ "share one anonymous idempotency key space, so one such client can be answered with "
-					+ "another's result.");
-		}
-		if (applies && policy == ReactiveIdempotencyEngine.UnidentifiedClients.SKIP) {
-			logger.warn("modelgate.idempotency.unidentified-clients=skip: keyed requests without a client identity "
-					+ "run without idempotency protection, so their retries run again.");
-		}
-		return policy;
 	}
 
 }

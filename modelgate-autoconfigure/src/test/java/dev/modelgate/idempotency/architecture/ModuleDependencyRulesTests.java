@@ -89,4 +89,43 @@ class ModuleDependencyRulesTests {
 			.check(classes);
 	}
 
+	@Test
+	void servletAdapterNeverUsesTheReactiveOne() {
+		noClasses().that()
+			.resideInAPackage("dev.modelgate.idempotency.web.servlet..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.modelgate.idempotency.web.reactive..", "reactor..",
+					"org.springframework.web.reactive..", "org.springframework.web.server..",
+					"org.springframework.http.server.reactive..")
+			.check(classes);
+	}
+
+	@Test
+	void reactiveAdapterNeverUsesTheServletOne() {
+		noClasses().that()
+			.resideInAPackage("dev.modelgate.idempotency.web.reactive..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.modelgate.idempotency.web.servlet..", "jakarta.servlet..",
+					"org.springframework.web.servlet..")
+			.check(classes);
+	}
+
+	/**
+	 * The HTTP decision is written once, for every stack: the shared module knows neither the servlet
+	 * API nor Reactor, nor either adapter.
+	 */
+	@Test
+	void httpDecisionKnowsNeitherStack() {
+		noClasses().that()
+			.resideInAPackage("dev.modelgate.idempotency.web")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.modelgate.idempotency.web.servlet..", "dev.modelgate.idempotency.web.reactive..",
+					"jakarta.servlet..", "reactor..", "org.springframework.web.servlet..",
+					"org.springframework.web.reactive..", "org.springframework.web.server..")
+			.check(classes);
+	}
+
 }

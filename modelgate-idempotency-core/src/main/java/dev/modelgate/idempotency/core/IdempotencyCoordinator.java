@@ -1,8 +1,6 @@
 package dev.modelgate.idempotency.core;
 
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -20,12 +18,6 @@ import java.util.function.UnaryOperator;
  * share it.
  */
 public class IdempotencyCoordinator implements AutoCloseable {
-
-	private static final Duration FIRST_POLL = Duration.ofMillis(20);
-
-	private static final Duration LONGEST_POLL = Duration.ofMillis(500);
-
-	private static final SecureRandom RANDOM = new SecureRandom();
 
 	private final IdempotencyStore store;
 
@@ -129,9 +121,9 @@ public class IdempotencyCoordinator implements AutoCloseable {
 	 * @throws IdempotencyStoreException when the store cannot be asked
 	 */
 	public Attempt begin(String scope, String fingerprint, Duration leaseTtl, Duration waitTimeout) {
-		String token = newToken();
+		String token = LeaseTokens.next();
 		long deadline = System.nanoTime() + waitTimeout.toNanos();
-		Duration pause = FIRST_POLL;
+		Duration pause = BeginPolling.FIRST_PAUSE;
 		boolean waited = false;
 		while (true) {
 			BeginResult result = this.store.begin(scope, fingerprint, token, leaseTtl);
@@ -141,14 +133,14 @@ public class IdempotencyCoordinator implements AutoCloseable {
 						leaseTtl, this.leasesHeld::decrementAndGet));
 			}
 			long remaining = deadline - System.nanoTime();
-			if (result.outcome() != BeginResult.Outcome.IN_PROGRESS || remaining <= 0) {
+			if (BeginPolling.isFinal(result, remaining)) {
 				return new Attempt(result, waited, null);
 			}
 			waited = true;
 			if (!sleep(Math.min(pause.toNanos(), remaining))) {
 				return new Attempt(result, true, null);
 			}
-			pause = (pause.compareTo(LONGEST_POLL) < 0) ? pause.multipliedBy(2) : LONGEST_POLL;
+			pause = BeginPolling.next(pause);
 		}
 	}
 
@@ -175,13 +167,6 @@ public class IdempotencyCoordinator implements AutoCloseable {
 			Thread.currentThread().interrupt();
 			return false;
 		}
-	}
-
-	/** A random 128-bit token, unique per acquisition. */
-	static String newToken() {
-		byte[] bytes = new byte[16];
-		RANDOM.nextBytes(bytes);
-		return HexFormat.of().formatHex(bytes);
 	}
 
 	/**

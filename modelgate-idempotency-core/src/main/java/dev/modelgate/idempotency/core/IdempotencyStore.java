@@ -157,6 +157,16 @@ public interface IdempotencyStore {
 	}
 
 	/**
+	 * A short, stable name for the kind of store, for metric tags and health details: the built-in
+	 * stores answer {@code redis}, {@code jdbc} and {@code memory}; by default the lower-case simple
+	 * class name, looking through anonymous subclasses and class-based proxies ({@code Foo$$SpringCGLIB$$0}).
+	 * @return the kind's name
+	 */
+	default String type() {
+		return IdempotencyStores.nameOf(getClass());
+	}
+
+	/**
 	 * The longest a call to this store can take on a connected store, when the store enforces that
 	 * limit itself (a client's command timeout, or a store that never waits). A caller that bounds
 	 * every call by a timeout at least this long can then call the store directly, instead of

@@ -9,10 +9,8 @@ public final class IdempotencyStores {
 	}
 
 	/**
-	 * A short, stable name for the kind of store, for metric tags and health details: {@code redis},
-	 * {@code jdbc} or {@code memory} for the built-in stores, else the lower-case simple class name.
-	 * Looks through the time bound, anonymous subclasses and class-based proxies
-	 * ({@code Foo$$SpringCGLIB$$0}).
+	 * The kind of store behind the time bound: {@link IdempotencyStore#type()} of the store that
+	 * answers.
 	 * @param store the store, as configured
 	 * @return the kind's name
 	 */
@@ -21,21 +19,26 @@ public final class IdempotencyStores {
 		while (target instanceof TimeBoundedIdempotencyStore bounded) {
 			target = bounded.getDelegate();
 		}
-		Class<?> type = target.getClass();
-		while (type.isAnonymousClass()) {
-			type = type.getSuperclass();
+		return target.type();
+	}
+
+	/**
+	 * The lower-case simple name of a store's class, looking through anonymous subclasses and
+	 * class-based proxies ({@code Foo$$SpringCGLIB$$0}).
+	 * @param type the store's class
+	 * @return the name
+	 */
+	static String nameOf(Class<?> type) {
+		Class<?> named = type;
+		while (named.isAnonymousClass()) {
+			named = named.getSuperclass();
 		}
-		String name = type.getSimpleName();
+		String name = named.getSimpleName();
 		int generated = name.indexOf("$$");
 		if (generated > 0) {
 			name = name.substring(0, generated);
 		}
-		return switch (name) {
-			case "RedisIdempotencyStore" -> "redis";
-			case "JdbcIdempotencyStore" -> "jdbc";
-			case "InMemoryIdempotencyStore" -> "memory";
-			default -> name.toLowerCase(Locale.ROOT);
-		};
+		return name.toLowerCase(Locale.ROOT);
 	}
 
 }

@@ -232,6 +232,12 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		return Optional.of(new StreamSlice(entry.stream().head, read, state, entry.token()));
 	}
 
+	/** {@return {@code memory}} */
+	@Override
+	public String type() {
+		return "memory";
+	}
+
 	/** Never waits: the memory store answers on the caller's thread. */
 	@Override
 	public Duration callTimeLimit() {

@@ -3,13 +3,12 @@ package dev.modelgate.idempotency.core;
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The end of one attempt that holds its key: records its outcome or releases the key, and reports
  * which it was. The web filters and {@link IdempotencyTemplate} end every attempt through it, so
- * both take the same decisions, log the same warnings and tell the listeners the same things.
+ * both take the same decisions, log the same warnings and tell the listeners the same things
+ * ({@link AsyncSettlement} too: both report through {@code SettlementReports}).
  *
  * <p>The work's outcome always wins over the store: when recording fails (the store is down, or the
  * lease was lost to another attempt) a WARN names the hashed scope, the lease runs out on its own,
@@ -17,15 +16,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class Settlement {
 
-	private static final Logger logger = LoggerFactory.getLogger(Settlement.class);
-
 	private final Lease lease;
 
-	private final DecisionReporter reporter;
-
-	private final String method;
-
-	private final String route;
+	private final SettlementReports reports;
 
 	private final Duration ttl;
 
@@ -38,9 +31,7 @@ public final class Settlement {
 	 */
 	public Settlement(Lease lease, DecisionReporter reporter, String method, String route, Duration ttl) {
 		this.lease = lease;
-		this.reporter = reporter;
-		this.method = method;
-		this.route = route;
+		this.reports = new SettlementReports(reporter, method, route, lease.scope());
 		this.ttl = ttl;
 	}
 
@@ -57,20 +48,11 @@ public final class Settlement {
 	 */
 	public boolean record(@Nullable StoredOutcome outcome) {
 		try {
-			if (this.lease.complete(outcome, this.ttl)) {
-				decide(IdempotencyOutcome.RECORDED);
-				return true;
-			}
-			logger.warn("Idempotency lease for scope {} was lost before completion (another attempt took over); "
-					+ "the outcome is not recorded", scope());
-			decide(IdempotencyOutcome.LEASE_LOST);
+			return this.reports.recorded(this.lease.complete(outcome, this.ttl), null);
 		}
 		catch (IdempotencyStoreException ex) {
-			logger.warn("Could not record the outcome for idempotency scope {}; the lease will run out on its own: {}",
-					scope(), ex.describe());
-			decide(IdempotencyOutcome.COMPLETE_FAILED);
+			return this.reports.recorded(null, ex);
 		}
-		return false;
 	}
 
 	/**
@@ -80,20 +62,11 @@ public final class Settlement {
 	 */
 	public boolean recordStream() {
 		try {
-			if (this.lease.completeStream(this.ttl)) {
-				decide(IdempotencyOutcome.STREAM_RECORDED);
-				return true;
-			}
-			logger.warn("Idempotency lease for scope {} was lost before its stream ended (another attempt took "
-					+ "over); the stream is not recorded", scope());
-			decide(IdempotencyOutcome.LEASE_LOST);
+			return this.reports.streamRecorded(this.lease.completeStream(this.ttl), null);
 		}
 		catch (IdempotencyStoreException ex) {
-			logger.warn("Could not complete the stream of idempotency scope {}; the lease will run out on its own: {}",
-					scope(), ex.describe());
-			decide(IdempotencyOutcome.COMPLETE_FAILED);
+			return this.reports.streamRecorded(null, ex);
 		}
-		return false;
 	}
 
 	/**
@@ -102,7 +75,7 @@ public final class Settlement {
 	 * @param warning why, logged as a WARN
 	 */
 	public void abandon(String warning) {
-		logger.warn("Idempotency scope {} abandoned, its lease will run out: {}", scope(), warning);
+		this.reports.abandoned(warning);
 		this.lease.abandon();
 	}
 
@@ -112,21 +85,13 @@ public final class Settlement {
 	 * {@code null} for an ordinary release (a status that says "try again")
 	 */
 	public void release(@Nullable String warning) {
-		if (warning != null) {
-			logger.warn("Idempotency scope {} released: {}", scope(), warning);
-		}
+		this.reports.releasing(warning);
 		try {
-			decide(this.lease.release() ? IdempotencyOutcome.RELEASED : IdempotencyOutcome.LEASE_LOST);
+			this.reports.released(this.lease.release(), null);
 		}
 		catch (IdempotencyStoreException ex) {
-			logger.warn("Could not release idempotency scope {}; the lease will run out on its own: {}", scope(),
-					ex.describe());
-			decide(IdempotencyOutcome.RELEASE_FAILED);
+			this.reports.released(null, ex);
 		}
-	}
-
-	private void decide(IdempotencyOutcome outcome) {
-		this.reporter.decide(outcome, this.method, this.route, scope());
 	}
 
 }

@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -123,7 +122,7 @@ class IdempotencyCoordinatorTests {
 		assertThat(first.lease().release()).isFalse();
 		assertThat(second.lease().isLost()).isFalse();
 		assertThat(second.lease().complete(response("fresh"), LONG)).isTrue();
-		BeginResult replay = store.begin(this.scope, "fp", IdempotencyCoordinator.newToken(), LONG);
+		BeginResult replay = store.begin(this.scope, "fp", LeaseTokens.next(), LONG);
 		assertThat(replay.outcome()).isEqualTo(Outcome.COMPLETED);
 		assertThat(replay.stored()).isEqualTo(response("fresh"));
 	}

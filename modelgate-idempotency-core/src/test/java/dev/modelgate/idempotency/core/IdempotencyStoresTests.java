@@ -35,7 +35,39 @@ class IdempotencyStoresTests {
 		assertThat(IdempotencyStores.typeOf(new DynamoStore())).isEqualTo("dynamostore");
 	}
 
-	private static final class DynamoStore extends InMemoryIdempotencyStore {
+	@Test
+	void subclassOfABuiltInStoreKeepsItsKind() {
+		assertThat(new TracedMemoryStore().type()).isEqualTo("memory");
+	}
+
+	private static final class TracedMemoryStore extends InMemoryIdempotencyStore {
+
+	}
+
+	/** A store of one's own: only its name matters here. */
+	private static final class DynamoStore implements IdempotencyStore {
+
+		private final IdempotencyStore delegate = new InMemoryIdempotencyStore();
+
+		@Override
+		public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
+			return this.delegate.begin(scope, fingerprint, token, leaseTtl);
+		}
+
+		@Override
+		public boolean renew(String scope, String token, Duration leaseTtl) {
+			return this.delegate.renew(scope, token, leaseTtl);
+		}
+
+		@Override
+		public boolean complete(String scope, String token, StoredOutcome outcome, Duration ttl) {
+			return this.delegate.complete(scope, token, outcome, ttl);
+		}
+
+		@Override
+		public boolean release(String scope, String token) {
+			return this.delegate.release(scope, token);
+		}
 
 	}
 

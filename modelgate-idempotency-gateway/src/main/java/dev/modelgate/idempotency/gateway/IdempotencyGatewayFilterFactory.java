@@ -21,6 +21,7 @@ import org.springframework.web.server.ServerWebExchange;
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.AnnotationDurations;
 import dev.modelgate.idempotency.core.CanonicalBody;
+import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.web.reactive.ReactiveIdempotencyEngine;
 
@@ -54,13 +55,13 @@ public class IdempotencyGatewayFilterFactory extends AbstractGatewayFilterFactor
 
 	private final ReactiveIdempotencyEngine idempotency;
 
-	private final Defaults defaults;
+	private final EndpointDefaults defaults;
 
 	/**
 	 * @param idempotency runs a keyed exchange through the state machine
 	 * @param defaults the global values a route's settings fall back to
 	 */
-	public IdempotencyGatewayFilterFactory(ReactiveIdempotencyEngine idempotency, Defaults defaults) {
+	public IdempotencyGatewayFilterFactory(ReactiveIdempotencyEngine idempotency, EndpointDefaults defaults) {
 		super(Config.class);
 		this.idempotency = idempotency;
 		this.defaults = defaults;
@@ -101,26 +102,6 @@ public class IdempotencyGatewayFilterFactory extends AbstractGatewayFilterFactor
 	private static Duration duration(@Nullable String value, Duration fallback, String attribute) {
 		Duration duration = (value != null) ? AnnotationDurations.parse(value, attribute) : null;
 		return (duration != null) ? duration : fallback;
-	}
-
-	/**
-	 * The global values a route's settings fall back to: the {@code modelgate.idempotency.*}
-	 * properties of the same names.
-	 *
-	 * @param ttl how long completed responses are kept
-	 * @param leaseTtl how long a lease lasts between heartbeats
-	 * @param waitTimeout how long a duplicate waits when its route waits
-	 * @param inProgress what a duplicate gets on routes that leave {@code in-progress} to the default:
-	 * {@code REJECT} or {@code WAIT}
-	 */
-	public record Defaults(Duration ttl, Duration leaseTtl, Duration waitTimeout, Idempotent.InProgress inProgress) {
-
-		public Defaults {
-			if (inProgress == Idempotent.InProgress.DEFAULT) {
-				throw new IllegalArgumentException("The global inProgress must be REJECT or WAIT");
-			}
-		}
-
 	}
 
 	/**

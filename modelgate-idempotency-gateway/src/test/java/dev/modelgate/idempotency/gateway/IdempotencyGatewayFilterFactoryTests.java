@@ -8,6 +8,7 @@ import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
 import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
 import org.springframework.core.Ordered;
 
+import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.Idempotent;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 class IdempotencyGatewayFilterFactoryTests {
 
 	private final IdempotencyGatewayFilterFactory factory = new IdempotencyGatewayFilterFactory(null,
-			new IdempotencyGatewayFilterFactory.Defaults(Duration.ofHours(24), Duration.ofSeconds(30),
+			new EndpointDefaults(Duration.ofHours(24), Duration.ofSeconds(30),
 					Duration.ofSeconds(10), Idempotent.InProgress.REJECT));
 
 	@Test

@@ -225,6 +225,12 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		this.largeWriteThreads = null;
 	}
 
+	/** {@return {@code jdbc}} */
+	@Override
+	public String type() {
+		return "jdbc";
+	}
+
 	/**
 	 * With a {@link CallLimit}: the longest a call can take, twice the limit's
 	 * {@linkplain CallLimit#total() total}, since a release can be two statements, each with its own

@@ -174,6 +174,12 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 		return this.records.slice(scope, answer, afterSequence);
 	}
 
+	/** {@return {@code redis}} */
+	@Override
+	public String type() {
+		return "redis";
+	}
+
 	/**
 	 * Each call is one command, so the client's command timeout bounds it (a first connection, made
 	 * once, is bounded by the client's connect timeout). With replica acknowledgements a call can be

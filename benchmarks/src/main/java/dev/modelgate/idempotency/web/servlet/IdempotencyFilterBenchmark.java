@@ -47,6 +47,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.modelgate.idempotency.web.KeyedRequestSettings;
+import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.HttpResponseRecord;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.StatusResponsePolicy;
@@ -148,7 +150,7 @@ public class IdempotencyFilterBenchmark {
 		this.context.refresh();
 		RequestMappingHandlerMapping handlerMapping = this.context.getBean(RequestMappingHandlerMapping.class);
 		IdempotentHandlerResolver resolver = new IdempotentHandlerResolver(() -> handlerMapping,
-				new IdempotentHandlerResolver.Defaults(Duration.ofHours(24), Duration.ofSeconds(30),
+				new EndpointDefaults(Duration.ofHours(24), Duration.ofSeconds(30),
 						Duration.ofSeconds(10)));
 		resolver.afterSingletonsInstantiated();
 		StoredOutcome stored = HttpResponseRecord.encode(200, Map.of("Content-Type", List.of("application/json")),
@@ -186,7 +188,7 @@ public class IdempotencyFilterBenchmark {
 		IdempotencyFilter filter = new IdempotencyFilter(resolver, coordinator, new DefaultClientIdentityResolver("Authorization"),
 				new StatusResponsePolicy(Set.of(408, 409, 425, 429), false),
 				new ProblemDetailRenderer(new JacksonJsonHttpMessageConverter(JsonMapper.builder().build())), new ReplayHeaders(List.of()),
-				new IdempotencyFilter.Settings("Idempotency-Key", 255, 1024 * 1024, 1024 * 1024,
+				new KeyedRequestSettings("Idempotency-Key", 255, 1024 * 1024, 1024 * 1024,
 						Duration.ofSeconds(1), 422));
 		// As the application context does for a filter bean.
 		filter.afterPropertiesSet();

@@ -12,6 +12,7 @@ import org.springframework.context.annotation.Bean;
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyProperties;
 import dev.modelgate.idempotency.gateway.IdempotencyGatewayFilterFactory;
+import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.reactive.ReactiveIdempotencyEngine;
 
 /**
@@ -36,7 +37,7 @@ public class ModelgateIdempotencyGatewayAutoConfiguration {
 			ModelgateIdempotencyProperties properties) {
 		Idempotent.InProgress inProgress = (properties.getInProgress() == ModelgateIdempotencyProperties.InProgress.WAIT)
 				? Idempotent.InProgress.WAIT : Idempotent.InProgress.REJECT;
-		return new IdempotencyGatewayFilterFactory(engine, new IdempotencyGatewayFilterFactory.Defaults(
+		return new IdempotencyGatewayFilterFactory(engine, new EndpointDefaults(
 				properties.getTtl(), properties.getLeaseTtl(), properties.getWaitTimeout(), inProgress));
 	}
 

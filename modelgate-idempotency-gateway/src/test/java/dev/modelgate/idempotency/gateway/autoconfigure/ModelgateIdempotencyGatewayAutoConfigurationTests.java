@@ -10,6 +10,7 @@ import org.springframework.cloud.gateway.filter.factory.GatewayFilterFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyAutoConfiguration;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyWebFluxAutoConfiguration;
 import dev.modelgate.idempotency.gateway.IdempotencyGatewayFilterFactory;
@@ -72,7 +73,7 @@ class ModelgateIdempotencyGatewayAutoConfigurationTests {
 
 		@Bean
 		IdempotencyGatewayFilterFactory ownIdempotencyFactory(ReactiveIdempotencyEngine engine) {
-			FACTORY = new IdempotencyGatewayFilterFactory(engine, new IdempotencyGatewayFilterFactory.Defaults(
+			FACTORY = new IdempotencyGatewayFilterFactory(engine, new EndpointDefaults(
 					java.time.Duration.ofHours(1), java.time.Duration.ofSeconds(30), java.time.Duration.ZERO,
 					dev.modelgate.idempotency.Idempotent.InProgress.REJECT));
 			return FACTORY;

@@ -18,7 +18,7 @@ public interface ReactiveClientIdentityResolver {
 	 * headers, never the body.
 	 * @param exchange the keyed request's exchange
 	 * @return the identity, or empty when the request has none although one is required: the engine
-	 * then applies its {@link ReactiveIdempotencyEngine.UnidentifiedClients policy}
+	 * then applies its {@link dev.modelgate.idempotency.web.UnidentifiedClients policy}
 	 */
 	Mono<String> resolve(ServerWebExchange exchange);
 

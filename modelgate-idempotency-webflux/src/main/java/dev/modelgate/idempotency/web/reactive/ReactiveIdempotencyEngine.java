@@ -1,17 +1,12 @@
 package dev.modelgate.idempotency.web.reactive;
 
 import java.nio.ByteBuffer;
-import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
-import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -34,24 +29,22 @@ import org.springframework.util.MultiValueMap;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.ServerWebExchangeDecorator;
 
+import dev.modelgate.idempotency.web.HttpAction;
+import dev.modelgate.idempotency.web.HttpDecision;
 import dev.modelgate.idempotency.web.HttpResponseRecord;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
+import dev.modelgate.idempotency.web.KeyedRequestSettings;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.ResponsePolicy;
 import dev.modelgate.idempotency.web.StreamReporting;
 import dev.modelgate.idempotency.web.StreamSettings;
-import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.idempotency.core.AsyncIdempotencyCoordinator;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
-import dev.modelgate.idempotency.core.BeginResult;
-import dev.modelgate.idempotency.core.DecisionReporter;
-import dev.modelgate.idempotency.core.IdempotencyKey;
+import dev.modelgate.idempotency.core.AsyncLease;
+import dev.modelgate.idempotency.core.Delayer;
 import dev.modelgate.idempotency.core.IdempotencyListener;
-import dev.modelgate.idempotency.core.IdempotencyOutcome;
-import dev.modelgate.idempotency.core.IdempotencyScope;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
-import dev.modelgate.idempotency.core.InvalidIdempotencyKeyException;
-import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**
  * The Idempotency-Key state machine over one reactive exchange, non-blocking all the way: every store
@@ -84,29 +77,19 @@ import dev.modelgate.idempotency.core.StoredOutcome;
 public class ReactiveIdempotencyEngine {
 
 	/** The default response header that marks a replayed response (property {@code replayed-header-name}). */
-	public static final String REPLAYED_HEADER = "Idempotent-Replayed";
+	public static final String REPLAYED_HEADER = KeyedRequestSettings.REPLAYED_HEADER;
 
 	/**
 	 * The request header with which a Server-Sent Events client resumes: the last event id it saw.
 	 * Not part of the fingerprint.
 	 */
-	public static final String LAST_EVENT_ID = "Last-Event-ID";
-
-	private static final Log logger = LogFactory.getLog(ReactiveIdempotencyEngine.class);
-
-	/**
-	 * Tokens come from a DRBG seeded once, here: the platform's default ({@code NativePRNG}) reads
-	 * {@code /dev/urandom} now and then while generating, which is file I/O on an event-loop thread
-	 * (BlockHound reports it); a DRBG generates from its state and reseeds only after billions of
-	 * requests.
-	 */
-	private static final SecureRandom RANDOM = seededRandom();
-
-	private static final Duration FIRST_POLL = Duration.ofMillis(20);
-
-	private static final Duration LONGEST_POLL = Duration.ofMillis(500);
+	public static final String LAST_EVENT_ID = HttpDecision.LAST_EVENT_ID;
 
 	private final AsyncIdempotencyStore store;
+
+	private final AsyncIdempotencyCoordinator coordinator;
+
+	private final HttpDecision decision;
 
 	private final ReactiveClientIdentityResolver identityResolver;
 
@@ -116,13 +99,9 @@ public class ReactiveIdempotencyEngine {
 
 	private final ReplayHeaders replayHeaders;
 
-	private final Settings settings;
+	private final KeyedRequestSettings settings;
 
 	private final Scheduler timers;
-
-	private StreamSettings streamSettings = StreamSettings.DEFAULTS;
-
-	private DecisionReporter reporter = DecisionReporter.silent();
 
 	private ReactiveStreams streams;
 
@@ -137,16 +116,23 @@ public class ReactiveIdempotencyEngine {
 	 */
 	public ReactiveIdempotencyEngine(AsyncIdempotencyStore store, ReactiveClientIdentityResolver identityResolver,
 			ResponsePolicy responsePolicy, ReactiveIdempotencyProblemRenderer problemRenderer,
-			ReplayHeaders replayHeaders, Settings settings) {
+			ReplayHeaders replayHeaders, KeyedRequestSettings settings) {
 		this.store = store;
 		this.identityResolver = identityResolver;
 		this.responsePolicy = responsePolicy;
 		this.problemRenderer = problemRenderer;
 		this.replayHeaders = replayHeaders;
 		this.settings = settings;
+		this.decision = new HttpDecision(settings);
 		this.timers = Schedulers.parallel();
-		this.streams = new ReactiveStreams(store, replayHeaders, settings.replayedHeaderName(), this.streamSettings,
+		this.coordinator = new AsyncIdempotencyCoordinator(store, delayer(this.timers));
+		this.streams = new ReactiveStreams(store, replayHeaders, settings.replayedHeaderName(), StreamSettings.DEFAULTS,
 				this.timers);
+	}
+
+	/** Timers on Reactor's scheduler, so that polls and renewals run where BlockHound watches them. */
+	private static Delayer delayer(Scheduler scheduler) {
+		return (task, delay) -> scheduler.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS)::dispose;
 	}
 
 	/**
@@ -154,7 +140,7 @@ public class ReactiveIdempotencyEngine {
 	 * @param listeners the listeners
 	 */
 	public void setListeners(List<? extends IdempotencyListener> listeners) {
-		this.reporter = DecisionReporter.of(listeners);
+		this.decision.setListeners(listeners);
 	}
 
 	/**
@@ -162,13 +148,12 @@ public class ReactiveIdempotencyEngine {
 	 * @param streamSettings the settings; {@link StreamSettings#DEFAULTS} unless set
 	 */
 	public void setStreamSettings(StreamSettings streamSettings) {
-		this.streamSettings = streamSettings;
 		this.streams = new ReactiveStreams(this.store, this.replayHeaders, this.settings.replayedHeaderName(),
 				streamSettings, this.timers);
 	}
 
 	/** {@return the global settings} */
-	public Settings getSettings() {
+	public KeyedRequestSettings getSettings() {
 		return this.settings;
 	}
 
@@ -179,7 +164,7 @@ public class ReactiveIdempotencyEngine {
 	 * @return {@code true} when calling the chain directly is what {@link #handle} would do
 	 */
 	public boolean canSkip(ServerHttpRequest request) {
-		return !this.reporter.isFollowed() && request.getHeaders().getFirst(this.settings.headerName()) == null;
+		return this.decision.canSkip(request.getHeaders().getFirst(this.settings.headerName()));
 	}
 
 	/**
@@ -193,163 +178,93 @@ public class ReactiveIdempotencyEngine {
 	public Mono<Void> handle(ServerWebExchange exchange, IdempotentEndpoint endpoint,
 			Function<ServerWebExchange, Mono<Void>> chain) {
 		return Mono.defer(() -> {
-			long started = System.nanoTime();
 			ServerHttpRequest request = exchange.getRequest();
-			String method = request.getMethod().name();
-			IdempotencyKey key;
-			try {
-				List<String> values = HeaderValues.of(request.getHeaders(), this.settings.headerName());
-				key = IdempotencyKey.parse((values != null) ? values : List.of(), this.settings.keyMaxLength());
-			}
-			catch (InvalidIdempotencyKeyException ex) {
-				decide(IdempotencyOutcome.INVALID_KEY, method, endpoint, null);
-				return reject(IdempotencyProblem.keyInvalid(ex.getMessage()), exchange);
-			}
-			if (key == null) {
-				if (endpoint.required()) {
-					decide(IdempotencyOutcome.MISSING_KEY, method, endpoint, null);
-					return reject(IdempotencyProblem.keyMissing(this.settings.headerName()), exchange);
-				}
-				decide(IdempotencyOutcome.BYPASSED, method, endpoint, null);
-				return chain.apply(exchange);
+			HttpDecision.Request decision = this.decision.start(request.getMethod().name(), endpoint);
+			List<String> values = HeaderValues.of(request.getHeaders(), this.settings.headerName());
+			HttpAction action = decision.key((values != null) ? values : List.of());
+			if (action != null) {
+				return unkeyed(action, exchange, chain);
 			}
 			return this.identityResolver.resolve(exchange)
 				.map(Optional::of)
 				.defaultIfEmpty(Optional.empty())
-				.flatMap((identity) -> identified(exchange, endpoint, chain, key, identity.orElse(null), method,
-						started));
+				.flatMap((identity) -> {
+					HttpAction unidentified = decision.identify(identity.orElse(null));
+					return (unidentified != null) ? unkeyed(unidentified, exchange, chain)
+							: identified(decision, exchange, chain);
+				});
 		});
 	}
 
-	private Mono<Void> identified(ServerWebExchange exchange, IdempotentEndpoint endpoint,
-			Function<ServerWebExchange, Mono<Void>> chain, IdempotencyKey key, @Nullable String identity,
-			String method, long started) {
-		String client = identity;
-		if (client == null) {
-			switch (this.settings.unidentifiedClients()) {
-				case REJECT -> {
-					decide(IdempotencyOutcome.UNIDENTIFIED, method, endpoint, null);
-					return reject(IdempotencyProblem.clientUnidentified(this.settings.clientIdentityHeader()), exchange);
-				}
-				case SKIP -> {
-					decide(IdempotencyOutcome.UNIDENTIFIED_SKIPPED, method, endpoint, null);
-					decide(IdempotencyOutcome.BYPASSED, method, endpoint, null);
-					return chain.apply(exchange);
-				}
-				case SHARE -> client = DefaultReactiveClientIdentityResolver.ANONYMOUS;
-			}
-		}
-		String clientIdentity = client;
-		// After the identity, so that a request refused or skipped for the lack of one is never buffered.
+	/** What is decided before the body is read: a refusal, or the chain called as if there were no key. */
+	private Mono<Void> unkeyed(HttpAction action, ServerWebExchange exchange,
+			Function<ServerWebExchange, Mono<Void>> chain) {
+		return (action instanceof HttpAction.Reject reject) ? reject(reject.problem(), exchange) : chain.apply(exchange);
+	}
+
+	private Mono<Void> identified(HttpDecision.Request decision, ServerWebExchange exchange,
+			Function<ServerWebExchange, Mono<Void>> chain) {
+		IdempotentEndpoint endpoint = decision.endpoint();
 		return KeyedBody.read(exchange.getRequest(), this.settings.maxRequestBytes(), endpoint.ignoreFields())
 			.flatMap((body) -> {
 				if (body.isRefused()) {
-					decide(body.refusal(), method, endpoint, null);
-					return reject(body.problem(), exchange);
-				}
-				String scope = IdempotencyScope.of(clientIdentity, method, endpoint.scopeName(), key).hash();
-				Keyed keyed = new Keyed(method, endpoint, scope, started);
-				if (DefaultReactiveClientIdentityResolver.ANONYMOUS.equals(clientIdentity)) {
-					decide(IdempotencyOutcome.UNIDENTIFIED_SHARED, keyed);
+					return unkeyed(decision.bodyRefused(body.refusal(), body.problem()), exchange, chain);
 				}
 				ServerWebExchange readable = new BufferedBodyExchange(exchange,
 						new BufferedBodyRequest(exchange.getRequest(), body.bytes(), exchange.getResponse()));
-				return keyed(keyed, body.fingerprint(), readable, chain);
+				return keyed(decision, body.fingerprint(), readable, chain);
 			});
 	}
 
-	private Mono<Void> keyed(Keyed keyed, String fingerprint, ServerWebExchange exchange,
+	private Mono<Void> keyed(HttpDecision.Request decision, String fingerprint, ServerWebExchange exchange,
 			Function<ServerWebExchange, Mono<Void>> chain) {
-		IdempotentEndpoint endpoint = keyed.endpoint();
-		String token = newToken();
-		long deadline = System.nanoTime() + endpoint.waitTimeout().toNanos();
-		return begin(keyed.scope(), fingerprint, token, endpoint.leaseTtl(), deadline, FIRST_POLL, false)
-			.flatMap((began) -> decided(keyed, began, token, exchange, chain))
-			.onErrorResume(IdempotencyStoreException.class, (ex) -> storeUnavailable(keyed, ex, exchange, chain));
+		IdempotentEndpoint endpoint = decision.endpoint();
+		String scope = decision.scope();
+		return Mono
+			.defer(() -> StoreAnswers.of(
+					this.coordinator.begin(scope, fingerprint, endpoint.leaseTtl(), endpoint.waitTimeout()), this.timers))
+			.flatMap((attempt) -> carryOut(decision, decision.began(attempt.result(), attempt.waited()),
+					attempt.lease(), exchange, chain))
+			.onErrorResume(IdempotencyStoreException.class,
+					(ex) -> carryOut(decision, decision.storeFailed(ex), null, exchange, chain));
 	}
 
-	/** Asks {@code begin}, and again while a duplicate runs and the caller waits for it. */
-	private Mono<Began> begin(String scope, String fingerprint, String token, Duration leaseTtl, long deadline,
-			Duration pause, boolean waited) {
-		return Mono.defer(() -> StoreAnswers.of(this.store.begin(scope, fingerprint, token, leaseTtl), this.timers))
-			.onErrorMap((ex) -> !(ex instanceof IdempotencyStoreException),
-					(ex) -> new IdempotencyStoreException("begin failed", ex))
-			.flatMap((result) -> {
-				long remaining = deadline - System.nanoTime();
-				if (result.outcome() != BeginResult.Outcome.IN_PROGRESS || remaining <= 0) {
-					return Mono.just(new Began(result, waited));
-				}
-				Duration next = (pause.compareTo(LONGEST_POLL) < 0) ? pause.multipliedBy(2) : LONGEST_POLL;
-				return Mono.delay(Duration.ofNanos(Math.min(pause.toNanos(), remaining)), this.timers)
-					.then(Mono.defer(() -> begin(scope, fingerprint, token, leaseTtl, deadline, next, true)));
-			});
-	}
-
-	private Mono<Void> storeUnavailable(Keyed keyed, IdempotencyStoreException ex, ServerWebExchange exchange,
-			Function<ServerWebExchange, Mono<Void>> chain) {
-		decide(IdempotencyOutcome.STORE_UNAVAILABLE, keyed);
-		if (keyed.endpoint().onStoreFailure() == Idempotent.StoreFailure.PROCEED) {
-			logger.warn("Idempotency store unavailable for scope " + keyed.scope()
-					+ "; running the handler without protection (onStoreFailure = PROCEED): " + ex.describe());
-			decide(IdempotencyOutcome.BYPASSED, keyed);
-			return chain.apply(exchange);
+	private Mono<Void> carryOut(HttpDecision.Request decision, HttpAction action, @Nullable AsyncLease lease,
+			ServerWebExchange exchange, Function<ServerWebExchange, Mono<Void>> chain) {
+		if (action instanceof HttpAction.Reject reject) {
+			return reject(reject.problem(), exchange);
 		}
-		logger.warn("Idempotency store unavailable for scope " + keyed.scope() + "; answering 503: " + ex.describe());
-		return reject(IdempotencyProblem.storeUnavailable(this.settings.retryAfter()), exchange);
-	}
-
-	private Mono<Void> decided(Keyed keyed, Began began, String token, ServerWebExchange exchange,
-			Function<ServerWebExchange, Mono<Void>> chain) {
-		if (began.waited()) {
-			decide(IdempotencyOutcome.WAITED, keyed);
+		if (action instanceof HttpAction.Replay replay) {
+			return replay(decision, replay.response(), exchange);
 		}
-		BeginResult result = began.result();
-		return switch (result.outcome()) {
-			case MISMATCH -> {
-				decide(IdempotencyOutcome.MISMATCH, keyed);
-				yield reject(IdempotencyProblem.keyReused(this.settings.mismatchStatus()), exchange);
-			}
-			case IN_PROGRESS -> inProgress(keyed, exchange);
-			case COMPLETED -> {
-				StoredOutcome stored = result.stored();
-				yield (stored != null && stored.kind() == StoredOutcome.Kind.STREAM) ? replayStream(keyed, exchange)
-						: replay(keyed, stored, exchange);
-			}
-			case ACQUIRED -> run(keyed, token, exchange, chain);
-		};
-	}
-
-	private Mono<Void> inProgress(Keyed keyed, ServerWebExchange exchange) {
-		Mono<Void> refuse = Mono.defer(() -> {
-			decide(IdempotencyOutcome.IN_PROGRESS, keyed);
-			return reject(IdempotencyProblem.inProgress(this.settings.retryAfter()), exchange);
-		});
-		if (!keyed.endpoint().attachToStream()) {
-			return refuse;
+		if (action == HttpAction.ATTACH) {
+			return attach(decision, exchange);
 		}
-		return this.streams.follow(keyed.scope(), lastEventId(exchange), exchange.getResponse())
-			.onErrorResume(IdempotencyStoreException.class, (ex) -> {
-				logger.warn("Could not read the stream of idempotency scope " + keyed.scope() + ": " + ex.describe());
-				return Mono.just(Optional.empty());
-			})
-			.flatMap((following) -> {
-				if (following.isEmpty()) {
-					return refuse;
-				}
-				resumed(keyed, exchange);
-				decide(IdempotencyOutcome.ATTACHED, keyed);
-				return following.get().doOnTerminate(() -> responded(IdempotencyListener.ResponseKind.REPLAY, keyed));
-			});
+		if (action == HttpAction.REPLAY_STREAM) {
+			return replayStream(decision, exchange);
+		}
+		if (action == HttpAction.RUN && lease != null) {
+			return run(decision, lease, exchange, chain);
+		}
+		return chain.apply(exchange);
 	}
 
-	private Mono<Void> run(Keyed keyed, String token, ServerWebExchange exchange,
+	private Mono<Void> attach(HttpDecision.Request decision, ServerWebExchange exchange) {
+		long lastEventId = lastEventId(exchange);
+		return this.streams.follow(decision.scope(), lastEventId, exchange.getResponse())
+			.map((following) -> following.map((stream) -> {
+				decision.attached(lastEventId);
+				return stream.doOnTerminate(() -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
+			}).orElseGet(() -> reject(decision.notAttached(), exchange)))
+			.onErrorResume(IdempotencyStoreException.class,
+					(ex) -> Mono.just(reject(decision.attachFailed(ex), exchange)))
+			.flatMap(Function.identity());
+	}
+
+	private Mono<Void> run(HttpDecision.Request decision, AsyncLease lease, ServerWebExchange exchange,
 			Function<ServerWebExchange, Mono<Void>> chain) {
-		IdempotentEndpoint endpoint = keyed.endpoint();
-		decide(IdempotencyOutcome.ACQUIRED, keyed);
-		AsyncLease lease = new AsyncLease(this.store, this.timers, keyed.scope(), token, endpoint.leaseTtl());
-		ReactiveSettlement settlement = new ReactiveSettlement(lease, this.reporter, keyed.method(), endpoint.route(),
-				endpoint.ttl(), this.timers);
-		StreamReporting reporting = new StreamReporting(this.reporter, keyed.method(), endpoint.route());
+		ReactiveSettlement settlement = new ReactiveSettlement(decision.settlement(lease), this.timers);
+		StreamReporting reporting = decision.streamReporting();
 		CapturedResponse captured = new CapturedResponse(exchange.getResponse(), settlement, this.responsePolicy,
 				this.replayHeaders, this.settings.maxResponseBytes(),
 				(response, client, elements) -> this.streams.record(settlement, response, client, elements, reporting));
@@ -364,25 +279,10 @@ public class ReactiveIdempotencyEngine {
 					settlement.release("the client went away before the response was complete").subscribe();
 				}
 			})
-			.doFinally((signal) -> responded(IdempotencyListener.ResponseKind.FIRST, keyed));
+			.doFinally((signal) -> decision.responded(IdempotencyListener.ResponseKind.FIRST));
 	}
 
-	private Mono<Void> replay(Keyed keyed, @Nullable StoredOutcome outcome, ServerWebExchange exchange) {
-		if (outcome == null) {
-			decide(IdempotencyOutcome.RESULT_UNAVAILABLE, keyed);
-			return reject(IdempotencyProblem.resultUnavailable(), exchange);
-		}
-		HttpResponseRecord stored;
-		try {
-			stored = HttpResponseRecord.decode(outcome);
-		}
-		catch (IdempotencyStoreException ex) {
-			logger.warn("Idempotency scope " + keyed.scope()
-					+ " holds a record this filter cannot replay; answering 503: " + ex.getMessage());
-			decide(IdempotencyOutcome.STORE_UNAVAILABLE, keyed);
-			return reject(IdempotencyProblem.storeUnavailable(this.settings.retryAfter()), exchange);
-		}
-		decide(IdempotencyOutcome.REPLAYED, keyed);
+	private Mono<Void> replay(HttpDecision.Request decision, HttpResponseRecord stored, ServerWebExchange exchange) {
 		ServerHttpResponse response = exchange.getResponse();
 		response.setStatusCode(HttpStatusCode.valueOf(stored.status()));
 		stored.headers().forEach((name, values) -> {
@@ -395,47 +295,30 @@ public class ReactiveIdempotencyEngine {
 		return response
 			.writeWith(Mono.fromSupplier(() -> response.bufferFactory()
 				.wrap(ByteBuffer.wrap(stored.payload(), stored.bodyOffset(), stored.bodyLength()))))
-			.doOnSuccess((done) -> responded(IdempotencyListener.ResponseKind.REPLAY, keyed));
+			.doOnSuccess((done) -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
 	}
 
-	private Mono<Void> replayStream(Keyed keyed, ServerWebExchange exchange) {
-		return this.streams.follow(keyed.scope(), lastEventId(exchange), exchange.getResponse())
+	private Mono<Void> replayStream(HttpDecision.Request decision, ServerWebExchange exchange) {
+		long lastEventId = lastEventId(exchange);
+		return this.streams.follow(decision.scope(), lastEventId, exchange.getResponse())
 			.flatMap((following) -> {
-				if (following.isEmpty()) {
-					// Expired between begin and the read.
-					decide(IdempotencyOutcome.RESULT_UNAVAILABLE, keyed);
-					return reject(IdempotencyProblem.resultUnavailable(), exchange);
+				HttpAction refusal = decision.streamFollowed(following.isPresent(), lastEventId);
+				if (refusal instanceof HttpAction.Reject reject) {
+					return reject(reject.problem(), exchange);
 				}
-				resumed(keyed, exchange);
-				decide(IdempotencyOutcome.STREAM_REPLAYED, keyed);
-				return following.get().doOnTerminate(() -> responded(IdempotencyListener.ResponseKind.REPLAY, keyed));
+				return following.get()
+					.doOnTerminate(() -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
 			})
-			.onErrorResume(IdempotencyStoreException.class, (ex) -> {
-				logger.warn("Could not read the stream of idempotency scope " + keyed.scope() + "; answering 503: "
-						+ ex.describe());
-				decide(IdempotencyOutcome.STORE_UNAVAILABLE, keyed);
-				return reject(IdempotencyProblem.storeUnavailable(this.settings.retryAfter()), exchange);
-			});
+			.onErrorResume(IdempotencyStoreException.class,
+					(ex) -> reject(decision.streamUnreadable(ex), exchange));
 	}
 
-	private void resumed(Keyed keyed, ServerWebExchange exchange) {
-		if (lastEventId(exchange) > 0) {
-			decide(IdempotencyOutcome.STREAM_RESUMED, keyed);
-		}
-	}
-
-	/** The sequence after which a follower resumes: {@code Last-Event-ID} when it is one of ours, else 0. */
 	private static long lastEventId(ServerWebExchange exchange) {
-		String value = exchange.getRequest().getHeaders().getFirst(LAST_EVENT_ID);
-		if (value == null) {
-			return 0;
-		}
-		try {
-			return Math.max(0, Long.parseLong(value.trim()));
-		}
-		catch (NumberFormatException ex) {
-			return 0;
-		}
+		return HttpDecision.lastEventId(exchange.getRequest().getHeaders().getFirst(LAST_EVENT_ID));
+	}
+
+	private Mono<Void> reject(HttpAction refusal, ServerWebExchange exchange) {
+		return reject(((HttpAction.Reject) refusal).problem(), exchange);
 	}
 
 	/**
@@ -448,61 +331,9 @@ public class ReactiveIdempotencyEngine {
 		response.setStatusCode(HttpStatusCode.valueOf(problem.status()));
 		response.getHeaders().set("Cache-Control", "no-store");
 		if (problem.retryAfter() != null) {
-			response.getHeaders().set("Retry-After", Long.toString(wholeSecondsAtLeastOne(problem.retryAfter())));
+			response.getHeaders().set("Retry-After", HttpDecision.retryAfterSeconds(problem.retryAfter()));
 		}
 		return this.problemRenderer.render(problem, exchange);
-	}
-
-	private static long wholeSecondsAtLeastOne(Duration duration) {
-		long seconds = duration.toSeconds() + ((duration.toNanosPart() > 0) ? 1 : 0);
-		return Math.max(1, seconds);
-	}
-
-	private void decide(IdempotencyOutcome outcome, Keyed keyed) {
-		decide(outcome, keyed.method(), keyed.endpoint(), keyed.scope());
-	}
-
-	private void decide(@Nullable IdempotencyOutcome outcome, String method, IdempotentEndpoint endpoint,
-			@Nullable String scope) {
-		if (outcome != null) {
-			this.reporter.decide(outcome, method, endpoint.route(), scope);
-		}
-	}
-
-	private void responded(IdempotencyListener.ResponseKind kind, Keyed keyed) {
-		this.reporter.responded(kind, keyed.method(), keyed.endpoint().route(),
-				Duration.ofNanos(System.nanoTime() - keyed.started()));
-	}
-
-	private static SecureRandom seededRandom() {
-		SecureRandom random;
-		try {
-			random = SecureRandom.getInstance("DRBG");
-		}
-		catch (NoSuchAlgorithmException ex) {
-			random = new SecureRandom();
-		}
-		// A DRBG takes its seed on first use: let that be now, not on a request's thread.
-		random.nextBytes(new byte[16]);
-		return random;
-	}
-
-	/** A random 128-bit token, unique per acquisition. */
-	private static String newToken() {
-		byte[] bytes = new byte[16];
-		RANDOM.nextBytes(bytes);
-		return HexFormat.of().formatHex(bytes);
-	}
-
-	/**
-	 * A keyed request once its scope is known: what every later decision is reported with.
-	 *
-	 * @param started {@link System#nanoTime()} when the engine took the request
-	 */
-	private record Keyed(String method, IdempotentEndpoint endpoint, String scope, long started) {
-	}
-
-	private record Began(BeginResult result, boolean waited) {
 	}
 
 	/** The request as the handler sees it: the body read for the fingerprint, readable again. */
@@ -585,59 +416,6 @@ public class ReactiveIdempotencyEngine {
 		@Override
 		public Mono<MultiValueMap<String, Part>> getMultipartData() {
 			return this.multipartData;
-		}
-
-	}
-
-	/** What a keyed request gets when the {@link ReactiveClientIdentityResolver} finds no client identity. */
-	public enum UnidentifiedClients {
-
-		/** Answered 400 {@code idempotency_client_unidentified}: no client is answered with another's result. */
-		REJECT,
-
-		/**
-		 * Put into the one {@link DefaultReactiveClientIdentityResolver#ANONYMOUS anonymous} key space
-		 * that every unidentified client shares: one such client can be answered with another's result.
-		 */
-		SHARE,
-
-		/** Run without idempotency protection, as if it had no key: a retry runs the handler again. */
-		SKIP
-
-	}
-
-	/**
-	 * Global settings of the engine (the servlet filter's, under the same properties).
-	 *
-	 * @param headerName the key header
-	 * @param keyMaxLength the longest key accepted
-	 * @param maxRequestBytes the largest body buffered for a keyed request
-	 * @param maxResponseBytes the largest body stored for replay
-	 * @param retryAfter the Retry-After hint on 409 and 503
-	 * @param mismatchStatus the status for a key reused with another request
-	 * @param replayedHeaderName the header, valued {@code true}, that marks a replayed response
-	 * @param clientIdentityHeader the header that identifies clients, named in the problem answered to
-	 * an unidentified one
-	 * @param unidentifiedClients what a keyed request gets when its client has no identity
-	 */
-	public record Settings(String headerName, int keyMaxLength, long maxRequestBytes, long maxResponseBytes,
-			Duration retryAfter, int mismatchStatus, String replayedHeaderName, String clientIdentityHeader,
-			UnidentifiedClients unidentifiedClients) {
-
-		/**
-		 * Settings that mark replays with {@value ReactiveIdempotencyEngine#REPLAYED_HEADER}, identify
-		 * clients by {@code Authorization} and refuse keyed requests of unidentified clients.
-		 * @param headerName the key header
-		 * @param keyMaxLength the longest key accepted
-		 * @param maxRequestBytes the largest body buffered for a keyed request
-		 * @param maxResponseBytes the largest body stored for replay
-		 * @param retryAfter the Retry-After hint on 409 and 503
-		 * @param mismatchStatus the status for a key reused with another request
-		 */
-		public Settings(String headerName, int keyMaxLength, long maxRequestBytes, long maxResponseBytes,
-				Duration retryAfter, int mismatchStatus) {
-			this(headerName, keyMaxLength, maxRequestBytes, maxResponseBytes, retryAfter, mismatchStatus,
-					REPLAYED_HEADER, "Authorization", UnidentifiedClients.REJECT);
 		}
 
 	}

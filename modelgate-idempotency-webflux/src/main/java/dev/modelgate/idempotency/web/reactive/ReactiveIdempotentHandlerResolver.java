@@ -1,7 +1,6 @@
 package dev.modelgate.idempotency.web.reactive;
 
 import java.lang.reflect.Method;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +20,7 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.ServerWebExchangeDecorator;
 import org.springframework.web.util.pattern.PathPattern;
 
+import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.AnnotatedEndpoints;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.Idempotent;
@@ -37,7 +37,7 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 
 	private final Supplier<List<HandlerMapping>> handlerMappingsSupplier;
 
-	private final Defaults defaults;
+	private final EndpointDefaults defaults;
 
 	private volatile List<HandlerMapping> handlerMappings = List.of();
 
@@ -51,7 +51,7 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 	 * @param handlerMappings supplies the application's handler mappings once every singleton exists
 	 * @param defaults the global values annotations fall back to
 	 */
-	public ReactiveIdempotentHandlerResolver(Supplier<List<HandlerMapping>> handlerMappings, Defaults defaults) {
+	public ReactiveIdempotentHandlerResolver(Supplier<List<HandlerMapping>> handlerMappings, EndpointDefaults defaults) {
 		this.handlerMappingsSupplier = handlerMappings;
 		this.defaults = defaults;
 	}
@@ -138,28 +138,6 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 	private IdempotentEndpoint endpoint(Idempotent annotation, HandlerMethod handler) {
 		return AnnotatedEndpoints.of(annotation, handler, this.defaults.ttl(), this.defaults.leaseTtl(),
 				this.defaults.waitTimeout(), this.defaults.inProgress());
-	}
-
-	/**
-	 * The global values an annotation falls back to.
-	 *
-	 * @param ttl how long completed responses are kept
-	 * @param leaseTtl how long a lease lasts between heartbeats
-	 * @param waitTimeout how long a duplicate waits when its endpoint waits
-	 * @param inProgress what a duplicate gets on endpoints that leave {@code inProgress} to the
-	 * default: {@code REJECT} or {@code WAIT}
-	 */
-	public record Defaults(Duration ttl, Duration leaseTtl, Duration waitTimeout, Idempotent.InProgress inProgress) {
-
-		/**
-		 * @throws IllegalArgumentException when {@code inProgress} is {@code DEFAULT}
-		 */
-		public Defaults {
-			if (inProgress == Idempotent.InProgress.DEFAULT) {
-				throw new IllegalArgumentException("The global inProgress must be REJECT or WAIT");
-			}
-		}
-
 	}
 
 	/**

@@ -1,7 +1,6 @@
 package dev.modelgate.idempotency.web.reactive;
 
 import java.io.ByteArrayOutputStream;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,6 +24,7 @@ import dev.modelgate.idempotency.web.SseEvents;
 import dev.modelgate.idempotency.web.StreamReporting;
 import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
+import dev.modelgate.idempotency.core.AsyncLease;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamEvent;

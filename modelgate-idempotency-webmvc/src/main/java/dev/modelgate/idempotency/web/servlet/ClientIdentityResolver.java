@@ -18,7 +18,7 @@ public interface ClientIdentityResolver {
 	 * form parameters.
 	 * @param request the keyed request
 	 * @return the identity, or {@code null} when the request has none although one is required: the
-	 * filter then applies its {@link IdempotencyFilter.UnidentifiedClients policy}, by default refusing
+	 * filter then applies its {@link dev.modelgate.idempotency.web.UnidentifiedClients policy}, by default refusing
 	 * a keyed request (400 {@code idempotency_client_unidentified}) rather than putting it into a scope
 	 * it would share with other unidentified clients
 	 */

@@ -1,28 +1,24 @@
 package dev.modelgate.idempotency.web.servlet;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.Principal;
-import java.util.HexFormat;
 
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.modelgate.idempotency.web.ClientIdentities;
+
 /**
  * The authenticated principal's name when there is one; else the SHA-256 of the configured identity
  * header (for example {@code Authorization}, so that two API keys never share a key space). A request
  * with neither gets one shared anonymous identity when no identity header is configured; when one is,
- * it gets none, and the filter applies its policy for unidentified clients (refuse by default).
- *
- * <p>A blank name or header value (empty, or white space only) identifies nobody: were it an identity,
- * every client that sends {@code Authorization: } would share one key space.
+ * it gets none, and the filter applies its policy for unidentified clients (refuse by default). The
+ * identities are spelled as {@link ClientIdentities} says, the same on every web stack.
  */
 public class DefaultClientIdentityResolver implements ClientIdentityResolver {
 
 	/** The identity shared by requests with neither a principal nor the identity header. */
-	public static final String ANONYMOUS = "anonymous";
+	public static final String ANONYMOUS = ClientIdentities.ANONYMOUS;
 
 	private final @Nullable String identityHeader;
 
@@ -37,14 +33,8 @@ public class DefaultClientIdentityResolver implements ClientIdentityResolver {
 	@Override
 	public @Nullable String resolve(HttpServletRequest request) {
 		Principal principal = request.getUserPrincipal();
-		if (principal != null && principal.getName() != null && !principal.getName().isBlank()) {
-			return principalIdentity(principal.getName());
-		}
-		if (this.identityHeader == null) {
-			return ANONYMOUS;
-		}
-		String value = request.getHeader(this.identityHeader);
-		return (value != null && !value.isBlank()) ? headerIdentity(value) : null;
+		String header = (this.identityHeader != null) ? request.getHeader(this.identityHeader) : null;
+		return ClientIdentities.of((principal != null) ? principal.getName() : null, this.identityHeader, header);
 	}
 
 	/**
@@ -54,7 +44,7 @@ public class DefaultClientIdentityResolver implements ClientIdentityResolver {
 	 * @return the client identity
 	 */
 	public static String principalIdentity(String name) {
-		return "principal:" + name;
+		return ClientIdentities.principalIdentity(name);
 	}
 
 	/**
@@ -64,17 +54,7 @@ public class DefaultClientIdentityResolver implements ClientIdentityResolver {
 	 * @return the client identity
 	 */
 	public static String headerIdentity(String value) {
-		return "header:" + sha256(value);
-	}
-
-	private static String sha256(String value) {
-		try {
-			MessageDigest digest = MessageDigest.getInstance("SHA-256");
-			return HexFormat.of().formatHex(digest.digest(value.getBytes(StandardCharsets.UTF_8)));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
+		return ClientIdentities.headerIdentity(value);
 	}
 
 }

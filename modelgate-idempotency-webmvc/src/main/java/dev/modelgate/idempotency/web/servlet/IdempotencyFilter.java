@@ -1,7 +1,6 @@
 package dev.modelgate.idempotency.web.servlet;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -16,34 +15,27 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
 import org.springframework.web.filter.OncePerRequestFilter;
 
-import dev.modelgate.idempotency.web.HttpResponseRecord;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.ResponsePolicy;
-import dev.modelgate.idempotency.web.StreamReporting;
+import dev.modelgate.idempotency.web.HttpAction;
+import dev.modelgate.idempotency.web.HttpDecision;
+import dev.modelgate.idempotency.web.KeyedRequestSettings;
 import dev.modelgate.idempotency.web.StreamSettings;
-import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.ChunkPool;
 import dev.modelgate.idempotency.core.DecisionReporter;
 import dev.modelgate.idempotency.core.IdempotencyListener;
-import dev.modelgate.idempotency.core.IdempotencyOutcome;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator.Attempt;
-import dev.modelgate.idempotency.core.IdempotencyKey;
-import dev.modelgate.idempotency.core.IdempotencyScope;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
-import dev.modelgate.idempotency.core.InvalidIdempotencyKeyException;
-import dev.modelgate.idempotency.core.Settlement;
-import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.core.Lease;
 import dev.modelgate.idempotency.web.servlet.KeyedRequestReader.KeyedRequest;
 
 /**
@@ -67,7 +59,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	public static final int DEFAULT_ORDER = -90;
 
 	/** The default response header that marks a replayed response (property {@code replayed-header-name}). */
-	public static final String REPLAYED_HEADER = "Idempotent-Replayed";
+	public static final String REPLAYED_HEADER = KeyedRequestSettings.REPLAYED_HEADER;
 
 	/**
 	 * MDC key that holds the scope hash while the filter handles a keyed request (the handler
@@ -79,12 +71,10 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 * The request header with which a Server-Sent Events client resumes: the last event id it saw.
 	 * Not part of the fingerprint.
 	 */
-	public static final String LAST_EVENT_ID = "Last-Event-ID";
+	public static final String LAST_EVENT_ID = HttpDecision.LAST_EVENT_ID;
 
 	/** The logger that narrates every decision at DEBUG. */
 	public static final String TRANSITIONS_LOGGER = DecisionReporter.TRANSITIONS_LOGGER;
-
-	private static final Log logger = LogFactory.getLog(IdempotencyFilter.class);
 
 	private final IdempotentHandlerResolver handlerResolver;
 
@@ -96,7 +86,9 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	private final ReplayHeaders replayHeaders;
 
-	private final Settings settings;
+	private final KeyedRequestSettings settings;
+
+	private final HttpDecision decision;
 
 	private final KeyedRequestReader reader;
 
@@ -123,8 +115,6 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	private int order = DEFAULT_ORDER;
 
-	private DecisionReporter reporter = DecisionReporter.silent();
-
 	private volatile String alreadyFilteredAttributeName;
 
 	/**
@@ -139,13 +129,14 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 */
 	public IdempotencyFilter(IdempotentHandlerResolver handlerResolver, IdempotencyCoordinator coordinator,
 			ClientIdentityResolver identityResolver, ResponsePolicy responsePolicy,
-			IdempotencyProblemRenderer problemRenderer, ReplayHeaders replayHeaders, Settings settings) {
+			IdempotencyProblemRenderer problemRenderer, ReplayHeaders replayHeaders, KeyedRequestSettings settings) {
 		this.handlerResolver = handlerResolver;
 		this.coordinator = coordinator;
 		this.identityResolver = identityResolver;
 		this.responsePolicy = responsePolicy;
 		this.replayHeaders = replayHeaders;
 		this.settings = settings;
+		this.decision = new HttpDecision(settings);
 		this.reader = new KeyedRequestReader(settings.maxRequestBytes(), this.bodyChunks);
 		if (this.bodyChunks.capacity() > 0) {
 			this.streamTimers.scheduleAtFixedRate(this.bodyChunks::trim, 1, 1, TimeUnit.SECONDS);
@@ -191,7 +182,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 * @param listeners the listeners
 	 */
 	public void setListeners(List<? extends IdempotencyListener> listeners) {
-		this.reporter = DecisionReporter.of(listeners);
+		this.decision.setListeners(listeners);
 	}
 
 	/**
@@ -206,8 +197,8 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		if (request.getDispatcherType() != DispatcherType.REQUEST || !this.handlerResolver.mayResolve(request)) {
 			return true;
 		}
-		return !this.reporter.isFollowed() && !this.handlerResolver.hasKeyRequiredHandlers()
-				&& request.getHeader(this.settings.headerName()) == null;
+		return !this.handlerResolver.hasKeyRequiredHandlers()
+				&& this.decision.canSkip(request.getHeader(this.settings.headerName()));
 	}
 
 	@Override
@@ -225,69 +216,41 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		long started = System.nanoTime();
 		IdempotentEndpoint endpoint = resolveEndpoint(request);
 		if (endpoint == null) {
 			chain.doFilter(request, response);
 			return;
 		}
-		String method = request.getMethod();
-		IdempotencyKey key;
-		try {
-			key = IdempotencyKey.parse(Collections.list(request.getHeaders(this.settings.headerName())),
-					this.settings.keyMaxLength());
+		HttpDecision.Request decision = this.decision.start(request.getMethod(), endpoint);
+		HttpAction action = decision.key(Collections.list(request.getHeaders(this.settings.headerName())));
+		if (action == null) {
+			action = decision.identify(this.identityResolver.resolve(request));
 		}
-		catch (InvalidIdempotencyKeyException ex) {
-			decide(IdempotencyOutcome.INVALID_KEY, method, endpoint, null);
-			reject(IdempotencyProblem.keyInvalid(ex.getMessage()), request, response);
+		if (action != null) {
+			carryOutUnkeyed(action, request, response, chain);
 			return;
 		}
-		if (key == null) {
-			if (endpoint.required()) {
-				decide(IdempotencyOutcome.MISSING_KEY, method, endpoint, null);
-				reject(IdempotencyProblem.keyMissing(this.settings.headerName()), request, response);
-			}
-			else {
-				decide(IdempotencyOutcome.BYPASSED, method, endpoint, null);
-				chain.doFilter(request, response);
-			}
-			return;
-		}
-		String identity = this.identityResolver.resolve(request);
-		if (identity == null) {
-			switch (this.settings.unidentifiedClients()) {
-				case REJECT -> {
-					decide(IdempotencyOutcome.UNIDENTIFIED, method, endpoint, null);
-					reject(IdempotencyProblem.clientUnidentified(this.settings.clientIdentityHeader()), request,
-							response);
-					return;
-				}
-				case SKIP -> {
-					decide(IdempotencyOutcome.UNIDENTIFIED_SKIPPED, method, endpoint, null);
-					decide(IdempotencyOutcome.BYPASSED, method, endpoint, null);
-					chain.doFilter(request, response);
-					return;
-				}
-				case SHARE -> identity = DefaultClientIdentityResolver.ANONYMOUS;
-			}
-		}
-		// After the identity, so that a request refused or skipped for the lack of one is never buffered.
 		KeyedRequest read = this.reader.read(request, endpoint);
 		if (read.isRefused()) {
-			decide(read.refusal(), method, endpoint, null);
-			reject(read.problem(), request, response);
+			carryOutUnkeyed(decision.bodyRefused(read.refusal(), read.problem()), request, response, chain);
 			return;
 		}
-		String scope = IdempotencyScope.of(identity, method, endpoint.scopeName(), key).hash();
-		try (ScopeMdc.Binding mdc = ScopeMdc.bind(MDC_SCOPE_KEY, scope)) {
-			Keyed keyed = new Keyed(method, endpoint, scope, started);
-			if (DefaultClientIdentityResolver.ANONYMOUS.equals(identity)) {
-				decide(IdempotencyOutcome.UNIDENTIFIED_SHARED, keyed);
-			}
-			handleKeyed(keyed, read, request, response, chain);
+		try (ScopeMdc.Binding mdc = ScopeMdc.bind(MDC_SCOPE_KEY, decision.scope())) {
+			handleKeyed(decision, read, request, response, chain);
 		}
 		finally {
 			releaseWhenComplete(read, request);
+		}
+	}
+
+	/** What is decided before the body is read: a refusal, or the handler run as if there were no key. */
+	private void carryOutUnkeyed(HttpAction action, HttpServletRequest request, HttpServletResponse response,
+			FilterChain chain) throws IOException, ServletException {
+		if (action instanceof HttpAction.Reject reject) {
+			reject(reject.problem(), request, response);
+		}
+		else {
+			chain.doFilter(request, response);
 		}
 	}
 
@@ -325,80 +288,52 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		});
 	}
 
-	private void handleKeyed(Keyed keyed, KeyedRequest read, HttpServletRequest request,
+	private void handleKeyed(HttpDecision.Request decision, KeyedRequest read, HttpServletRequest request,
 			HttpServletResponse response, FilterChain chain) throws IOException, ServletException {
-		IdempotentEndpoint endpoint = keyed.endpoint();
-		String scope = keyed.scope();
+		IdempotentEndpoint endpoint = decision.endpoint();
 		Attempt attempt;
+		HttpAction action;
 		try {
-			attempt = this.coordinator.begin(scope, read.fingerprint(), endpoint.leaseTtl(), endpoint.waitTimeout());
+			attempt = this.coordinator.begin(decision.scope(), read.fingerprint(), endpoint.leaseTtl(),
+					endpoint.waitTimeout());
+			action = decision.began(attempt.result(), attempt.waited());
 		}
 		catch (IdempotencyStoreException ex) {
-			decide(IdempotencyOutcome.STORE_UNAVAILABLE, keyed);
-			if (endpoint.onStoreFailure() == Idempotent.StoreFailure.PROCEED) {
-				logger.warn("Idempotency store unavailable for scope " + scope
-						+ "; running the handler without protection (onStoreFailure = PROCEED): " + ex.describe());
-				decide(IdempotencyOutcome.BYPASSED, keyed);
-				chain.doFilter(read.request(), response);
-			}
-			else {
-				logger.warn("Idempotency store unavailable for scope " + scope + "; answering 503: " + ex.describe());
-				reject(IdempotencyProblem.storeUnavailable(this.settings.retryAfter()), request, response);
-			}
-			return;
+			attempt = null;
+			action = decision.storeFailed(ex);
 		}
-		if (attempt.waited()) {
-			decide(IdempotencyOutcome.WAITED, keyed);
+		if (action == HttpAction.ATTACH) {
+			action = attach(decision, request, response);
 		}
-		switch (attempt.outcome()) {
-			case MISMATCH -> {
-				decide(IdempotencyOutcome.MISMATCH, keyed);
-				reject(IdempotencyProblem.keyReused(this.settings.mismatchStatus()), request, response);
-			}
-			case IN_PROGRESS -> {
-				if (endpoint.attachToStream() && attach(keyed, request, response)) {
-					return;
-				}
-				decide(IdempotencyOutcome.IN_PROGRESS, keyed);
-				reject(IdempotencyProblem.inProgress(this.settings.retryAfter()), request, response);
-			}
-			case COMPLETED -> {
-				StoredOutcome stored = attempt.result().stored();
-				if (stored != null && stored.kind() == StoredOutcome.Kind.STREAM) {
-					replayStream(keyed, request, response);
-				}
-				else {
-					replay(keyed, stored, request, response);
-				}
-			}
-			case ACQUIRED -> {
-				decide(IdempotencyOutcome.ACQUIRED, keyed);
-				Settlement settlement = new Settlement(attempt.lease(), this.reporter, keyed.method(),
-						endpoint.route(), endpoint.ttl());
-				try {
-					new HandlerExecution(attempt.lease(), settlement, this.responsePolicy, this.replayHeaders,
-							this.settings.maxResponseBytes(), this.streamSettings, this.streamTimers,
-							new StreamReporting(this.reporter, keyed.method(), endpoint.route()))
-						.run(read.request(), response, chain);
-				}
-				finally {
-					responded(IdempotencyListener.ResponseKind.FIRST, keyed);
-				}
-			}
+		else if (action == HttpAction.REPLAY_STREAM) {
+			action = replayStream(decision, request, response);
+		}
+		if (action instanceof HttpAction.Reject reject) {
+			reject(reject.problem(), request, response);
+		}
+		else if (action instanceof HttpAction.Replay replay) {
+			this.replayer.replay(replay.response(), response);
+			decision.responded(IdempotencyListener.ResponseKind.REPLAY);
+		}
+		else if (action == HttpAction.PROCEED) {
+			chain.doFilter(read.request(), response);
+		}
+		else if (action == HttpAction.RUN && attempt != null) {
+			run(decision, attempt.lease(), read, response, chain);
 		}
 	}
 
-	private void decide(IdempotencyOutcome outcome, Keyed keyed) {
-		decide(outcome, keyed.method(), keyed.endpoint(), keyed.scope());
-	}
-
-	private void decide(IdempotencyOutcome outcome, String method, IdempotentEndpoint endpoint, @Nullable String scope) {
-		this.reporter.decide(outcome, method, endpoint.route(), scope);
-	}
-
-	private void responded(IdempotencyListener.ResponseKind kind, Keyed keyed) {
-		this.reporter.responded(kind, keyed.method(), keyed.endpoint().route(),
-				Duration.ofNanos(System.nanoTime() - keyed.started()));
+	private void run(HttpDecision.Request decision, Lease lease, KeyedRequest read, HttpServletResponse response,
+			FilterChain chain) throws IOException, ServletException {
+		try {
+			new HandlerExecution(lease, decision.settlement(lease), this.responsePolicy, this.replayHeaders,
+					this.settings.maxResponseBytes(), this.streamSettings, this.streamTimers,
+					decision.streamReporting())
+				.run(read.request(), response, chain);
+		}
+		finally {
+			decision.responded(IdempotencyListener.ResponseKind.FIRST);
+		}
 	}
 
 	private IdempotentEndpoint resolveEndpoint(HttpServletRequest request) {
@@ -411,158 +346,47 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		}
 	}
 
-	private void replay(Keyed keyed, @Nullable StoredOutcome outcome, HttpServletRequest request,
-			HttpServletResponse response) throws IOException {
-		if (outcome == null) {
-			decide(IdempotencyOutcome.RESULT_UNAVAILABLE, keyed);
-			reject(IdempotencyProblem.resultUnavailable(), request, response);
-			return;
-		}
-		HttpResponseRecord stored;
-		try {
-			stored = HttpResponseRecord.decode(outcome);
-		}
-		catch (IdempotencyStoreException ex) {
-			logger.warn("Idempotency scope " + keyed.scope() + " holds a record this filter cannot replay; answering 503: "
-					+ ex.getMessage());
-			decide(IdempotencyOutcome.STORE_UNAVAILABLE, keyed);
-			reject(IdempotencyProblem.storeUnavailable(this.settings.retryAfter()), request, response);
-			return;
-		}
-		decide(IdempotencyOutcome.REPLAYED, keyed);
-		this.replayer.replay(stored, response);
-		responded(IdempotencyListener.ResponseKind.REPLAY, keyed);
-	}
-
 	/**
 	 * Attaches a duplicate to the stream its key is recording, if it is one.
-	 * @return {@code false}, with nothing written, when the running request has no stream (yet)
+	 * @return {@code null} once attached; else the refusal, with nothing written
 	 */
-	private boolean attach(Keyed keyed, HttpServletRequest request, HttpServletResponse response) throws IOException {
-		boolean attached;
+	private @Nullable HttpAction attach(HttpDecision.Request decision, HttpServletRequest request,
+			HttpServletResponse response) throws IOException {
+		long lastEventId = HttpDecision.lastEventId(request.getHeader(LAST_EVENT_ID));
 		try {
-			attached = this.follower.follow(keyed.scope(), lastEventId(request), response);
+			if (!this.follower.follow(decision.scope(), lastEventId, response)) {
+				return decision.notAttached();
+			}
 		}
 		catch (IdempotencyStoreException ex) {
-			logger.warn("Could not read the stream of idempotency scope " + keyed.scope() + ": " + ex.describe());
-			return false;
+			return decision.attachFailed(ex);
 		}
-		if (attached) {
-			resumed(keyed, request);
-			decide(IdempotencyOutcome.ATTACHED, keyed);
-			responded(IdempotencyListener.ResponseKind.REPLAY, keyed);
-		}
-		return attached;
+		decision.attached(lastEventId);
+		decision.responded(IdempotencyListener.ResponseKind.REPLAY);
+		return null;
 	}
 
-	private void replayStream(Keyed keyed, HttpServletRequest request, HttpServletResponse response)
-			throws IOException {
-		boolean replayed;
+	/** @return {@code null} once replayed; else the refusal, with nothing written */
+	private @Nullable HttpAction replayStream(HttpDecision.Request decision, HttpServletRequest request,
+			HttpServletResponse response) throws IOException {
+		long lastEventId = HttpDecision.lastEventId(request.getHeader(LAST_EVENT_ID));
+		HttpAction refusal;
 		try {
-			replayed = this.follower.follow(keyed.scope(), lastEventId(request), response);
+			refusal = decision.streamFollowed(this.follower.follow(decision.scope(), lastEventId, response),
+					lastEventId);
 		}
 		catch (IdempotencyStoreException ex) {
-			logger.warn("Could not read the stream of idempotency scope " + keyed.scope() + "; answering 503: "
-					+ ex.describe());
-			decide(IdempotencyOutcome.STORE_UNAVAILABLE, keyed);
-			reject(IdempotencyProblem.storeUnavailable(this.settings.retryAfter()), request, response);
-			return;
+			return decision.streamUnreadable(ex);
 		}
-		if (!replayed) {
-			// Expired between begin and the read.
-			decide(IdempotencyOutcome.RESULT_UNAVAILABLE, keyed);
-			reject(IdempotencyProblem.resultUnavailable(), request, response);
-			return;
+		if (refusal == null) {
+			decision.responded(IdempotencyListener.ResponseKind.REPLAY);
 		}
-		resumed(keyed, request);
-		decide(IdempotencyOutcome.STREAM_REPLAYED, keyed);
-		responded(IdempotencyListener.ResponseKind.REPLAY, keyed);
-	}
-
-	private void resumed(Keyed keyed, HttpServletRequest request) {
-		if (lastEventId(request) > 0) {
-			decide(IdempotencyOutcome.STREAM_RESUMED, keyed);
-		}
-	}
-
-	/** The sequence after which a follower resumes: {@code Last-Event-ID} when it is one of ours, else 0. */
-	private static long lastEventId(HttpServletRequest request) {
-		String value = request.getHeader(LAST_EVENT_ID);
-		if (value == null) {
-			return 0;
-		}
-		try {
-			return Math.max(0, Long.parseLong(value.trim()));
-		}
-		catch (NumberFormatException ex) {
-			return 0;
-		}
+		return refusal;
 	}
 
 	private void reject(IdempotencyProblem problem, HttpServletRequest request, HttpServletResponse response)
 			throws IOException {
 		this.problems.reject(problem, request, response);
-	}
-
-	/**
-	 * A keyed request once its scope is known: what every later decision is reported with.
-	 *
-	 * @param started {@link System#nanoTime()} when the filter took the request
-	 */
-	private record Keyed(String method, IdempotentEndpoint endpoint, String scope, long started) {
-	}
-
-	/** What a keyed request gets when the {@link ClientIdentityResolver} finds no client identity. */
-	public enum UnidentifiedClients {
-
-		/** Answered 400 {@code idempotency_client_unidentified}: no client is answered with another's result. */
-		REJECT,
-
-		/**
-		 * Put into the one {@link DefaultClientIdentityResolver#ANONYMOUS anonymous} key space that every
-		 * unidentified client shares: one such client can be answered with another's result.
-		 */
-		SHARE,
-
-		/** Run without idempotency protection, as if it had no key: a retry runs the handler again. */
-		SKIP
-
-	}
-
-	/**
-	 * Global settings of the filter.
-	 *
-	 * @param headerName the key header
-	 * @param keyMaxLength the longest key accepted
-	 * @param maxRequestBytes the largest body buffered for a keyed request
-	 * @param maxResponseBytes the largest body stored for replay
-	 * @param retryAfter the Retry-After hint on 409 and 503
-	 * @param mismatchStatus the status for a key reused with another request
-	 * @param replayedHeaderName the header, valued {@code true}, that marks a replayed response
-	 * @param clientIdentityHeader the header that identifies clients, named in the problem answered to
-	 * an unidentified one
-	 * @param unidentifiedClients what a keyed request gets when its client has no identity
-	 */
-	public record Settings(String headerName, int keyMaxLength, long maxRequestBytes, long maxResponseBytes,
-			Duration retryAfter, int mismatchStatus, String replayedHeaderName, String clientIdentityHeader,
-			UnidentifiedClients unidentifiedClients) {
-
-		/**
-		 * Settings that mark replays with {@value IdempotencyFilter#REPLAYED_HEADER}, Stripe's name,
-		 * identify clients by {@code Authorization} and refuse keyed requests of unidentified clients.
-		 * @param headerName the key header
-		 * @param keyMaxLength the longest key accepted
-		 * @param maxRequestBytes the largest body buffered for a keyed request
-		 * @param maxResponseBytes the largest body stored for replay
-		 * @param retryAfter the Retry-After hint on 409 and 503
-		 * @param mismatchStatus the status for a key reused with another request
-		 */
-		public Settings(String headerName, int keyMaxLength, long maxRequestBytes, long maxResponseBytes,
-				Duration retryAfter, int mismatchStatus) {
-			this(headerName, keyMaxLength, maxRequestBytes, maxResponseBytes, retryAfter, mismatchStatus,
-					REPLAYED_HEADER, "Authorization", UnidentifiedClients.REJECT);
-		}
-
 	}
 
 }

@@ -1,6 +1,5 @@
 package dev.modelgate.idempotency.web.servlet;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,6 +23,7 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.util.ServletRequestPathUtils;
 
+import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.AnnotatedEndpoints;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.Idempotent;
@@ -46,7 +46,7 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 
 	private final Supplier<RequestMappingHandlerMapping> handlerMappingSupplier;
 
-	private final Defaults defaults;
+	private final EndpointDefaults defaults;
 
 	private RequestMappingHandlerMapping handlerMapping;
 
@@ -73,7 +73,7 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 	 * is none
 	 * @param defaults the global values annotations fall back to
 	 */
-	public IdempotentHandlerResolver(Supplier<RequestMappingHandlerMapping> handlerMapping, Defaults defaults) {
+	public IdempotentHandlerResolver(Supplier<RequestMappingHandlerMapping> handlerMapping, EndpointDefaults defaults) {
 		this.handlerMappingSupplier = handlerMapping;
 		this.defaults = defaults;
 	}
@@ -266,35 +266,6 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 	private IdempotentEndpoint endpoint(Idempotent annotation, HandlerMethod handler) {
 		return AnnotatedEndpoints.of(annotation, handler, this.defaults.ttl(), this.defaults.leaseTtl(),
 				this.defaults.waitTimeout(), this.defaults.inProgress());
-	}
-
-	/**
-	 * The global values an annotation falls back to.
-	 *
-	 * @param ttl how long completed responses are kept
-	 * @param leaseTtl how long a lease lasts between heartbeats
-	 * @param waitTimeout how long a duplicate waits when its endpoint waits
-	 * @param inProgress what a duplicate gets on endpoints that leave {@code inProgress} to the
-	 * default: {@code REJECT} or {@code WAIT}
-	 */
-	public record Defaults(Duration ttl, Duration leaseTtl, Duration waitTimeout, Idempotent.InProgress inProgress) {
-
-		public Defaults {
-			if (inProgress == Idempotent.InProgress.DEFAULT) {
-				throw new IllegalArgumentException("The global inProgress must be REJECT or WAIT");
-			}
-		}
-
-		/**
-		 * Defaults under which a duplicate is rejected unless its endpoint says {@code WAIT}.
-		 * @param ttl how long completed responses are kept
-		 * @param leaseTtl how long a lease lasts between heartbeats
-		 * @param waitTimeout how long a duplicate waits when its endpoint waits
-		 */
-		public Defaults(Duration ttl, Duration leaseTtl, Duration waitTimeout) {
-			this(ttl, leaseTtl, waitTimeout, Idempotent.InProgress.REJECT);
-		}
-
 	}
 
 	private record Candidate(RequestMappingInfo info, HandlerMethod handler, IdempotentEndpoint endpoint,

@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.CanonicalBody;
@@ -153,7 +154,7 @@ public final class IdempotentRoute implements Consumer<Map<String, Object>> {
 	 * The settings with the global defaults applied; the route is filled in per request.
 	 * @param defaults the global values
 	 */
-	IdempotentEndpoint endpoint(IdempotentHandlerResolver.Defaults defaults) {
+	IdempotentEndpoint endpoint(EndpointDefaults defaults) {
 		Idempotent.InProgress inProgress = (this.inProgress != Idempotent.InProgress.DEFAULT) ? this.inProgress
 				: defaults.inProgress();
 		Duration waitTimeout = (inProgress == Idempotent.InProgress.WAIT) ? defaults.waitTimeout() : Duration.ZERO;

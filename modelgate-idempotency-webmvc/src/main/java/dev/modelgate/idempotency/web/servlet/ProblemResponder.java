@@ -1,11 +1,11 @@
 package dev.modelgate.idempotency.web.servlet;
 
 import java.io.IOException;
-import java.time.Duration;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import dev.modelgate.idempotency.web.HttpDecision;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
 
 /**
@@ -26,14 +26,9 @@ final class ProblemResponder {
 		response.setStatus(problem.status());
 		response.setHeader("Cache-Control", "no-store");
 		if (problem.retryAfter() != null) {
-			response.setHeader("Retry-After", Long.toString(wholeSecondsAtLeastOne(problem.retryAfter())));
+			response.setHeader("Retry-After", HttpDecision.retryAfterSeconds(problem.retryAfter()));
 		}
 		this.renderer.render(problem, request, response);
-	}
-
-	private static long wholeSecondsAtLeastOne(Duration duration) {
-		long seconds = duration.toSeconds() + ((duration.toNanosPart() > 0) ? 1 : 0);
-		return Math.max(1, seconds);
 	}
 
 }

@@ -16,8 +16,8 @@ import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.support.RouterFunctionMapping;
 import org.springframework.web.util.ServletRequestPathUtils;
-import org.springframework.web.util.pattern.PathPattern;
 
+import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 
 /**
@@ -61,7 +61,7 @@ final class RouteResolver {
 	 * or cannot be told apart from another route
 	 */
 	RouteResolver(List<DeclaredRoute> declared, List<HandlerMapping> handlerMappings,
-			List<FunctionalRouteCollector.Route> functionalRoutes, IdempotentHandlerResolver.Defaults defaults) {
+			List<FunctionalRouteCollector.Route> functionalRoutes, EndpointDefaults defaults) {
 		this.declared = declared.stream()
 			.map((route) -> new Declared(route,
 					route.settings().endpoint(defaults).withRoute(route.pattern().getPatternString())))
@@ -86,7 +86,7 @@ final class RouteResolver {
 	 * @return the resolver, {@link #NONE} when no route is idempotent
 	 */
 	static RouteResolver of(List<DeclaredRoute> declared, List<HandlerMapping> handlerMappings,
-			IdempotentHandlerResolver.Defaults defaults) {
+			EndpointDefaults defaults) {
 		List<FunctionalRouteCollector.Route> functionalRoutes = new ArrayList<>();
 		for (HandlerMapping mapping : handlerMappings) {
 			if (mapping instanceof RouterFunctionMapping routerFunctionMapping) {
@@ -105,7 +105,7 @@ final class RouteResolver {
 	}
 
 	private static Map<String, Map<String, IdempotentEndpoint>> functional(List<FunctionalRouteCollector.Route> routes,
-			IdempotentHandlerResolver.Defaults defaults) {
+			EndpointDefaults defaults) {
 		Map<String, Map<String, IdempotentEndpoint>> byMethod = new HashMap<>();
 		for (FunctionalRouteCollector.Route route : routes) {
 			IdempotentRoute settings = route.settings();

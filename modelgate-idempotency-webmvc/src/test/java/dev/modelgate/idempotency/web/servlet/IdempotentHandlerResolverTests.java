@@ -5,7 +5,6 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockServletContext;
@@ -17,6 +16,7 @@ import org.springframework.web.context.support.AnnotationConfigWebApplicationCon
 import org.springframework.web.servlet.config.annotation.EnableWebMvc;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
+import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.Idempotent;
 
@@ -132,7 +132,7 @@ class IdempotentHandlerResolverTests {
 	@Test
 	void globalInProgressIsRejectOrWait() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new IdempotentHandlerResolver.Defaults(Duration.ofMinutes(5), Duration.ofSeconds(30),
+			.isThrownBy(() -> new EndpointDefaults(Duration.ofMinutes(5), Duration.ofSeconds(30),
 					Duration.ofSeconds(10), Idempotent.InProgress.DEFAULT));
 	}
 
@@ -155,7 +155,7 @@ class IdempotentHandlerResolverTests {
 		this.context.refresh();
 		RequestMappingHandlerMapping handlerMapping = this.context.getBean(RequestMappingHandlerMapping.class);
 		IdempotentHandlerResolver resolver = new IdempotentHandlerResolver(() -> handlerMapping,
-				new IdempotentHandlerResolver.Defaults(Duration.ofMinutes(5), Duration.ofSeconds(30),
+				new EndpointDefaults(Duration.ofMinutes(5), Duration.ofSeconds(30),
 						Duration.ofSeconds(10), inProgress));
 		resolver.afterSingletonsInstantiated();
 		return resolver;

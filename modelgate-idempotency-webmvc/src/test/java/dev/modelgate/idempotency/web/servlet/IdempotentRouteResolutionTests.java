@@ -24,6 +24,7 @@ import org.springframework.web.servlet.function.ServerResponse;
 import org.springframework.web.servlet.handler.SimpleUrlHandlerMapping;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
+import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.Idempotent;
 
@@ -213,7 +214,7 @@ class IdempotentRouteResolutionTests {
 		this.context.refresh();
 		RequestMappingHandlerMapping handlerMapping = this.context.getBean(RequestMappingHandlerMapping.class);
 		IdempotentHandlerResolver resolver = new IdempotentHandlerResolver(() -> handlerMapping,
-				new IdempotentHandlerResolver.Defaults(Duration.ofMinutes(5), Duration.ofSeconds(30),
+				new EndpointDefaults(Duration.ofMinutes(5), Duration.ofSeconds(30),
 						Duration.ofSeconds(10), Idempotent.InProgress.WAIT));
 		resolver.setDeclaredRoutes(routes);
 		resolver.setHandlerMappings(

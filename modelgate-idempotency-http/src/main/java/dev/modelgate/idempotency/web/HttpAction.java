@@ -1,0 +1,67 @@
+package dev.modelgate.idempotency.web;
+
+/**
+ * What a web adapter does with a request bound for an idempotent endpoint, as {@link HttpDecision}
+ * decides it: each stack only carries the action out in its own way.
+ */
+public sealed interface HttpAction {
+
+	/** Run the handler without protection: the request has no key, or the endpoint lets it go on. */
+	HttpAction PROCEED = new Proceed();
+
+	/** Run the handler under the acquired lease, recording its response. */
+	HttpAction RUN = new Run();
+
+	/** Follow the recorded stream from the start (or from {@code Last-Event-ID}) to its end. */
+	HttpAction REPLAY_STREAM = new ReplayStream();
+
+	/** Attach to the stream a running duplicate is recording; if it has none (yet), refuse. */
+	HttpAction ATTACH = new Attach();
+
+	/**
+	 * Refuse with a problem.
+	 * @param problem the answer
+	 */
+	record Reject(IdempotencyProblem problem) implements HttpAction {
+	}
+
+	/**
+	 * Answer with the recorded response, marked as replayed.
+	 * @param response the recorded response
+	 */
+	record Replay(HttpResponseRecord response) implements HttpAction {
+	}
+
+	/** See {@link #PROCEED}. */
+	final class Proceed implements HttpAction {
+
+		private Proceed() {
+		}
+
+	}
+
+	/** See {@link #RUN}. */
+	final class Run implements HttpAction {
+
+		private Run() {
+		}
+
+	}
+
+	/** See {@link #REPLAY_STREAM}. */
+	final class ReplayStream implements HttpAction {
+
+		private ReplayStream() {
+		}
+
+	}
+
+	/** See {@link #ATTACH}. */
+	final class Attach implements HttpAction {
+
+		private Attach() {
+		}
+
+	}
+
+}

@@ -1,0 +1,404 @@
+package dev.modelgate.idempotency.web;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.idempotency.core.AsyncLease;
+import dev.modelgate.idempotency.core.AsyncSettlement;
+import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.DecisionReporter;
+import dev.modelgate.idempotency.core.IdempotencyKey;
+import dev.modelgate.idempotency.core.IdempotencyListener;
+import dev.modelgate.idempotency.core.IdempotencyOutcome;
+import dev.modelgate.idempotency.core.IdempotencyScope;
+import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.InvalidIdempotencyKeyException;
+import dev.modelgate.idempotency.core.Lease;
+import dev.modelgate.idempotency.core.Settlement;
+import dev.modelgate.idempotency.core.StoredOutcome;
+
+/**
+ * The Idempotency-Key decision for HTTP, written once for every web stack: from the key header, the
+ * client identity, the body's fingerprint, the endpoint's settings and the store's answer to one
+ * {@link HttpAction}, with every decision reported (listeners, metrics, the transitions log) from
+ * here. The servlet filter, the WebFlux filter and the gateway route filter read the request their
+ * way, ask a {@link Request} at each step, and carry out what it answers.
+ *
+ * <p>The steps, in order: {@link Request#key key}, {@link Request#identify identity}, the body (read
+ * by the adapter; {@link Request#bodyRefused} when it cannot be), {@link Request#scope scope}, the
+ * store's {@code begin} ({@link Request#began}, or {@link Request#storeFailed}), then what the action
+ * needs: a stream followed ({@link Request#streamFollowed}), a run settled ({@link Request#settlement}).
+ */
+public final class HttpDecision {
+
+	/**
+	 * The request header with which a Server-Sent Events client resumes: the last event id it saw.
+	 * Not part of the fingerprint.
+	 */
+	public static final String LAST_EVENT_ID = "Last-Event-ID";
+
+	private static final Log logger = LogFactory.getLog(HttpDecision.class);
+
+	private final KeyedRequestSettings settings;
+
+	private volatile DecisionReporter reporter = DecisionReporter.silent();
+
+	/**
+	 * @param settings the global settings
+	 */
+	public HttpDecision(KeyedRequestSettings settings) {
+		this.settings = settings;
+	}
+
+	/** {@return the global settings} */
+	public KeyedRequestSettings settings() {
+		return this.settings;
+	}
+
+	/**
+	 * Listeners told of every decision (metrics, audit), called in order.
+	 * @param listeners the listeners
+	 */
+	public void setListeners(List<? extends IdempotencyListener> listeners) {
+		this.reporter = DecisionReporter.of(listeners);
+	}
+
+	/** {@return where decisions are reported} */
+	public DecisionReporter reporter() {
+		return this.reporter;
+	}
+
+	/**
+	 * Whether a request bound for an endpoint that does not require a key can skip the decision: it
+	 * has no key and nothing follows the decisions (each such request is a {@code BYPASSED} one).
+	 * @param keyHeader the first value of the key header, or {@code null}
+	 * @return {@code true} when running the handler directly is what the decision would do
+	 */
+	public boolean canSkip(@Nullable String keyHeader) {
+		return keyHeader == null && !this.reporter.isFollowed();
+	}
+
+	/**
+	 * Starts the decision for one request bound for an idempotent endpoint.
+	 * @param method the HTTP method
+	 * @param endpoint the endpoint's settings
+	 * @return the request's decision
+	 */
+	public Request start(String method, IdempotentEndpoint endpoint) {
+		return new Request(method, endpoint, System.nanoTime());
+	}
+
+	/**
+	 * {@return the sequence after which a follower resumes: {@code Last-Event-ID} when it is one of
+	 * ours, else 0}
+	 * @param value the header's value, or {@code null}
+	 */
+	public static long lastEventId(@Nullable String value) {
+		if (value == null) {
+			return 0;
+		}
+		try {
+			return Math.max(0, Long.parseLong(value.trim()));
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
+	/**
+	 * {@return the {@code Retry-After} value of a problem: whole seconds, at least one}
+	 * @param retryAfter the problem's hint
+	 */
+	public static String retryAfterSeconds(Duration retryAfter) {
+		long seconds = retryAfter.toSeconds() + ((retryAfter.toNanosPart() > 0) ? 1 : 0);
+		return Long.toString(Math.max(1, seconds));
+	}
+
+	/** The decision of one request, step by step. Not thread-safe: one request, one step at a time. */
+	public final class Request {
+
+		private final String method;
+
+		private final IdempotentEndpoint endpoint;
+
+		private final long started;
+
+		private @Nullable IdempotencyKey key;
+
+		private @Nullable String identity;
+
+		private @Nullable String scope;
+
+		Request(String method, IdempotentEndpoint endpoint, long started) {
+			this.method = method;
+			this.endpoint = endpoint;
+			this.started = started;
+		}
+
+		/** {@return the endpoint's settings} */
+		public IdempotentEndpoint endpoint() {
+			return this.endpoint;
+		}
+
+		/**
+		 * Step one: the key header.
+		 * @param values the key header's values, as the request carries them
+		 * @return {@code null} when the request is keyed and goes on to {@link #identify}; else
+		 * {@link HttpAction#PROCEED} (no key, none required) or a {@link HttpAction.Reject}
+		 */
+		public @Nullable HttpAction key(List<String> values) {
+			try {
+				this.key = IdempotencyKey.parse(values, HttpDecision.this.settings.keyMaxLength());
+			}
+			catch (InvalidIdempotencyKeyException ex) {
+				decide(IdempotencyOutcome.INVALID_KEY);
+				return new HttpAction.Reject(IdempotencyProblem.keyInvalid(ex.getMessage()));
+			}
+			if (this.key != null) {
+				return null;
+			}
+			if (this.endpoint.required()) {
+				decide(IdempotencyOutcome.MISSING_KEY);
+				return new HttpAction.Reject(IdempotencyProblem.keyMissing(HttpDecision.this.settings.headerName()));
+			}
+			decide(IdempotencyOutcome.BYPASSED);
+			return HttpAction.PROCEED;
+		}
+
+		/**
+		 * Step two: the client identity (before the body, so that a request refused or skipped for the
+		 * lack of one is never buffered).
+		 * @param identity what the identity resolver found, or {@code null}
+		 * @return {@code null} when the request goes on to its body; else {@link HttpAction#PROCEED}
+		 * (unidentified clients are skipped) or a {@link HttpAction.Reject}
+		 */
+		public @Nullable HttpAction identify(@Nullable String identity) {
+			if (identity != null) {
+				this.identity = identity;
+				return null;
+			}
+			switch (HttpDecision.this.settings.unidentifiedClients()) {
+				case REJECT -> {
+					decide(IdempotencyOutcome.UNIDENTIFIED);
+					return new HttpAction.Reject(
+							IdempotencyProblem.clientUnidentified(HttpDecision.this.settings.clientIdentityHeader()));
+				}
+				case SKIP -> {
+					decide(IdempotencyOutcome.UNIDENTIFIED_SKIPPED);
+					decide(IdempotencyOutcome.BYPASSED);
+					return HttpAction.PROCEED;
+				}
+				default -> {
+					this.identity = ClientIdentities.ANONYMOUS;
+					return null;
+				}
+			}
+		}
+
+		/**
+		 * The body could not be taken (too large, unreadable).
+		 * @param refusal the decision to report
+		 * @param problem the answer
+		 * @return the refusal
+		 */
+		public HttpAction bodyRefused(@Nullable IdempotencyOutcome refusal, IdempotencyProblem problem) {
+			if (refusal != null) {
+				decide(refusal);
+			}
+			return new HttpAction.Reject(problem);
+		}
+
+		/**
+		 * Step three, once the body is read: the hashed scope the store keeps the record under.
+		 * @return the scope
+		 */
+		public String scope() {
+			String known = this.scope;
+			if (known != null) {
+				return known;
+			}
+			if (this.key == null || this.identity == null) {
+				throw new IllegalStateException("The scope is known once the key and the identity are");
+			}
+			String hashed = IdempotencyScope.of(this.identity, this.method, this.endpoint.scopeName(), this.key).hash();
+			this.scope = hashed;
+			if (ClientIdentities.ANONYMOUS.equals(this.identity)) {
+				decide(IdempotencyOutcome.UNIDENTIFIED_SHARED);
+			}
+			return hashed;
+		}
+
+		/**
+		 * Step four: the store's answer to {@code begin}.
+		 * @param result what the store answered last
+		 * @param waited whether the request waited for a running duplicate
+		 * @return what to do
+		 */
+		public HttpAction began(BeginResult result, boolean waited) {
+			if (waited) {
+				decide(IdempotencyOutcome.WAITED);
+			}
+			KeyedRequestSettings settings = HttpDecision.this.settings;
+			return switch (result.outcome()) {
+				case MISMATCH -> {
+					decide(IdempotencyOutcome.MISMATCH);
+					yield new HttpAction.Reject(IdempotencyProblem.keyReused(settings.mismatchStatus()));
+				}
+				case IN_PROGRESS -> this.endpoint.attachToStream() ? HttpAction.ATTACH : notAttached();
+				case COMPLETED -> completed(result.stored());
+				case ACQUIRED -> {
+					decide(IdempotencyOutcome.ACQUIRED);
+					yield HttpAction.RUN;
+				}
+			};
+		}
+
+		private HttpAction completed(@Nullable StoredOutcome stored) {
+			if (stored != null && stored.kind() == StoredOutcome.Kind.STREAM) {
+				return HttpAction.REPLAY_STREAM;
+			}
+			if (stored == null) {
+				decide(IdempotencyOutcome.RESULT_UNAVAILABLE);
+				return new HttpAction.Reject(IdempotencyProblem.resultUnavailable());
+			}
+			HttpResponseRecord response;
+			try {
+				response = HttpResponseRecord.decode(stored);
+			}
+			catch (IdempotencyStoreException ex) {
+				logger.warn("Idempotency scope " + this.scope
+						+ " holds a record this filter cannot replay; answering 503: " + ex.getMessage());
+				decide(IdempotencyOutcome.STORE_UNAVAILABLE);
+				return storeUnavailable();
+			}
+			decide(IdempotencyOutcome.REPLAYED);
+			return new HttpAction.Replay(response);
+		}
+
+		/**
+		 * The store could not be asked to {@code begin}.
+		 * @param ex why
+		 * @return {@link HttpAction#PROCEED} when the endpoint runs unprotected then, else a 503
+		 */
+		public HttpAction storeFailed(IdempotencyStoreException ex) {
+			decide(IdempotencyOutcome.STORE_UNAVAILABLE);
+			if (this.endpoint.onStoreFailure() == Idempotent.StoreFailure.PROCEED) {
+				logger.warn("Idempotency store unavailable for scope " + this.scope
+						+ "; running the handler without protection (onStoreFailure = PROCEED): " + ex.describe());
+				decide(IdempotencyOutcome.BYPASSED);
+				return HttpAction.PROCEED;
+			}
+			logger.warn("Idempotency store unavailable for scope " + this.scope + "; answering 503: " + ex.describe());
+			return storeUnavailable();
+		}
+
+		/**
+		 * A duplicate of a running request found no stream to attach to (yet).
+		 * @return the 409
+		 */
+		public HttpAction notAttached() {
+			decide(IdempotencyOutcome.IN_PROGRESS);
+			return new HttpAction.Reject(IdempotencyProblem.inProgress(HttpDecision.this.settings.retryAfter()));
+		}
+
+		/**
+		 * The running request's stream could not be read for a duplicate: it is refused as if there were none.
+		 * @param ex why
+		 * @return the 409
+		 */
+		public HttpAction attachFailed(IdempotencyStoreException ex) {
+			logger.warn("Could not read the stream of idempotency scope " + this.scope + ": " + ex.describe());
+			return notAttached();
+		}
+
+		/**
+		 * A duplicate follows the stream it attached to ({@link HttpAction#ATTACH}).
+		 * @param lastEventId where it resumes
+		 */
+		public void attached(long lastEventId) {
+			resumed(lastEventId);
+			decide(IdempotencyOutcome.ATTACHED);
+		}
+
+		/**
+		 * What became of {@link HttpAction#REPLAY_STREAM}.
+		 * @param found whether the stream was there to follow
+		 * @param lastEventId where the follower resumes
+		 * @return {@code null} when it is being replayed, else the 410 (the record expired since {@code begin})
+		 */
+		public @Nullable HttpAction streamFollowed(boolean found, long lastEventId) {
+			if (!found) {
+				decide(IdempotencyOutcome.RESULT_UNAVAILABLE);
+				return new HttpAction.Reject(IdempotencyProblem.resultUnavailable());
+			}
+			resumed(lastEventId);
+			decide(IdempotencyOutcome.STREAM_REPLAYED);
+			return null;
+		}
+
+		/**
+		 * A recorded stream could not be read for {@link HttpAction#REPLAY_STREAM}.
+		 * @param ex why
+		 * @return the 503
+		 */
+		public HttpAction streamUnreadable(IdempotencyStoreException ex) {
+			logger.warn("Could not read the stream of idempotency scope " + this.scope + "; answering 503: "
+					+ ex.describe());
+			decide(IdempotencyOutcome.STORE_UNAVAILABLE);
+			return storeUnavailable();
+		}
+
+		/**
+		 * {@return how a run under {@code lease} ends: recorded, released or abandoned}
+		 * @param lease the acquired lease
+		 */
+		public Settlement settlement(Lease lease) {
+			return new Settlement(lease, HttpDecision.this.reporter, this.method, this.endpoint.route(),
+					this.endpoint.ttl());
+		}
+
+		/**
+		 * {@return how an asynchronous run under {@code lease} ends}
+		 * @param lease the acquired lease
+		 */
+		public AsyncSettlement settlement(AsyncLease lease) {
+			return new AsyncSettlement(lease, HttpDecision.this.reporter, this.method, this.endpoint.route(),
+					this.endpoint.ttl());
+		}
+
+		/** {@return what a recorded stream of this run reports} */
+		public StreamReporting streamReporting() {
+			return new StreamReporting(HttpDecision.this.reporter, this.method, this.endpoint.route());
+		}
+
+		/**
+		 * The response is done: reports how long the request took.
+		 * @param kind a first response or a replay
+		 */
+		public void responded(IdempotencyListener.ResponseKind kind) {
+			HttpDecision.this.reporter.responded(kind, this.method, this.endpoint.route(),
+					Duration.ofNanos(System.nanoTime() - this.started));
+		}
+
+		private void resumed(long lastEventId) {
+			if (lastEventId > 0) {
+				decide(IdempotencyOutcome.STREAM_RESUMED);
+			}
+		}
+
+		private HttpAction storeUnavailable() {
+			return new HttpAction.Reject(IdempotencyProblem.storeUnavailable(HttpDecision.this.settings.retryAfter()));
+		}
+
+		private void decide(IdempotencyOutcome outcome) {
+			HttpDecision.this.reporter.decide(outcome, this.method, this.endpoint.route(), this.scope);
+		}
+
+	}
+
+}
