@@ -1,8 +1,11 @@
 /**
- * The HTTP pieces every web adapter shares, free of the servlet API and of Spring MVC and WebFlux:
- * endpoint settings, problems, the replay allowlist, the record/release policy, the recorded
- * response format, Server-Sent Events framing and stream limits. The package is split with
- * {@code modelgate-idempotency-webmvc}, which holds the servlet filter in the same package.
+ * The HTTP decision, written once for every web stack and free of the servlet API, Spring MVC and
+ * WebFlux: {@link dev.modelgate.idempotency.web.HttpDecision} turns the key header, the client identity,
+ * the body's fingerprint, the endpoint's settings and the store's answer into one
+ * {@link dev.modelgate.idempotency.web.HttpAction}, and reports every decision. Beside it, what the
+ * adapters share: settings, endpoint settings, problems, the replay allowlist, the record/release
+ * policy, the recorded response format, Server-Sent Events framing and stream limits. The servlet
+ * adapter ({@code ...web.servlet}) and the reactive one ({@code ...web.reactive}) live in jars of their own.
  */
 @NullMarked
 package dev.modelgate.idempotency.web;

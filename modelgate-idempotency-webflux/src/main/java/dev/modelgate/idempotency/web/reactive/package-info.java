@@ -1,9 +1,9 @@
 /**
  * The WebFlux adapter: {@link dev.modelgate.idempotency.web.reactive.IdempotencyWebFilter} for
  * {@code @Idempotent} handlers of reactive applications, and
- * {@link dev.modelgate.idempotency.web.reactive.ReactiveIdempotencyEngine}, the non-blocking state machine over
- * an exchange that a Spring Cloud Gateway route filter reuses. The package is the one of the shared
- * HTTP pieces ({@code modelgate-idempotency-http}) and of the servlet filter, split across the jars.
+ * {@link dev.modelgate.idempotency.web.reactive.ReactiveIdempotencyEngine}, which a Spring Cloud Gateway
+ * route filter reuses. It only carries out what {@link dev.modelgate.idempotency.web.HttpDecision}
+ * decides, over the core's asynchronous coordinator; it never uses the servlet adapter.
  */
 @NullMarked
 package dev.modelgate.idempotency.web.reactive;

@@ -1,6 +1,7 @@
 /**
  * The Spring MVC adapter: the servlet filter for {@code @Idempotent} handlers, keyed body reading,
- * replay, problem responses and the HTTP encoding of recorded outcomes.
+ * replay, problem responses and recorded streams. It only carries out what
+ * {@link dev.modelgate.idempotency.web.HttpDecision} decides; it never uses the reactive adapter.
  */
 @NullMarked
 package dev.modelgate.idempotency.web.servlet;

@@ -1,0 +1,217 @@
+package dev.modelgate.idempotency.web;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.IdempotencyDecision;
+import dev.modelgate.idempotency.core.IdempotencyListener;
+import dev.modelgate.idempotency.core.IdempotencyOutcome;
+import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.StoredOutcome;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * The HTTP decision every web stack carries out: each step's action and what it reports. The
+ * adapters' own tests (servlet, WebFlux, gateway) show that each carries the actions out.
+ */
+class HttpDecisionTests {
+
+	private final List<IdempotencyDecision> decisions = new ArrayList<>();
+
+	private final HttpDecision decision = decision(UnidentifiedClients.REJECT);
+
+	private HttpDecision decision(UnidentifiedClients unidentified) {
+		HttpDecision made = new HttpDecision(new KeyedRequestSettings("Idempotency-Key", 255, 1024, 1024,
+				Duration.ofSeconds(2), 422, "Idempotent-Replayed", "Authorization", unidentified));
+		made.setListeners(List.of(new IdempotencyListener() {
+
+			@Override
+			public void onDecision(IdempotencyDecision decision) {
+				HttpDecisionTests.this.decisions.add(decision);
+			}
+
+		}));
+		return made;
+	}
+
+	private static IdempotentEndpoint endpoint(boolean required, boolean attachToStream,
+			Idempotent.StoreFailure onStoreFailure) {
+		return new IdempotentEndpoint("/orders", "/orders", required, Duration.ofHours(1), Duration.ofSeconds(30),
+				Duration.ZERO, List.of(), onStoreFailure, attachToStream);
+	}
+
+	private static IdempotentEndpoint endpoint() {
+		return endpoint(false, false, Idempotent.StoreFailure.REJECT);
+	}
+
+	private List<IdempotencyOutcome> reported() {
+		return this.decisions.stream().map(IdempotencyDecision::outcome).toList();
+	}
+
+	private HttpDecision.Request keyed(HttpDecision decision, IdempotentEndpoint endpoint) {
+		HttpDecision.Request request = decision.start("POST", endpoint);
+		assertThat(request.key(List.of("k-1"))).isNull();
+		assertThat(request.identify("principal:alice")).isNull();
+		request.scope();
+		return request;
+	}
+
+	@Test
+	void requestWithoutAKeyProceedsUnlessTheEndpointRequiresOne() {
+		assertThat(this.decision.start("POST", endpoint()).key(List.of())).isSameAs(HttpAction.PROCEED);
+		HttpAction refused = this.decision.start("POST", endpoint(true, false, Idempotent.StoreFailure.REJECT))
+			.key(List.of());
+		assertThat(refused).isInstanceOfSatisfying(HttpAction.Reject.class,
+				(reject) -> assertThat(reject.problem().code()).isEqualTo("idempotency_key_missing"));
+		assertThat(reported()).containsExactly(IdempotencyOutcome.BYPASSED, IdempotencyOutcome.MISSING_KEY);
+	}
+
+	@Test
+	void invalidKeyIsRefusedWith400() {
+		HttpAction action = this.decision.start("POST", endpoint()).key(List.of("a", "b"));
+		assertThat(action).isInstanceOfSatisfying(HttpAction.Reject.class,
+				(reject) -> assertThat(reject.problem().status()).isEqualTo(400));
+		assertThat(reported()).containsExactly(IdempotencyOutcome.INVALID_KEY);
+	}
+
+	@Test
+	void unidentifiedClientIsRefusedSkippedOrSharedAsThePolicySays() {
+		HttpDecision.Request rejected = this.decision.start("POST", endpoint());
+		rejected.key(List.of("k"));
+		assertThat(rejected.identify(null)).isInstanceOf(HttpAction.Reject.class);
+		HttpDecision.Request skipped = decision(UnidentifiedClients.SKIP).start("POST", endpoint());
+		skipped.key(List.of("k"));
+		assertThat(skipped.identify(null)).isSameAs(HttpAction.PROCEED);
+		HttpDecision.Request shared = decision(UnidentifiedClients.SHARE).start("POST", endpoint());
+		shared.key(List.of("k"));
+		assertThat(shared.identify(null)).isNull();
+		shared.scope();
+		assertThat(reported()).containsExactly(IdempotencyOutcome.UNIDENTIFIED, IdempotencyOutcome.UNIDENTIFIED_SKIPPED,
+				IdempotencyOutcome.BYPASSED, IdempotencyOutcome.UNIDENTIFIED_SHARED);
+	}
+
+	@Test
+	void scopeIsKnownOnlyOnceKeyAndIdentityAreAndDependsOnTheClient() {
+		HttpDecision.Request early = this.decision.start("POST", endpoint());
+		assertThatIllegalStateException().isThrownBy(early::scope);
+		HttpDecision.Request alice = keyed(this.decision, endpoint());
+		HttpDecision.Request bob = this.decision.start("POST", endpoint());
+		bob.key(List.of("k-1"));
+		bob.identify("principal:bob");
+		assertThat(alice.scope()).hasSize(64).isNotEqualTo(bob.scope());
+	}
+
+	@Test
+	void eachAnswerOfTheStoreBecomesItsAction() {
+		IdempotentEndpoint endpoint = endpoint();
+		assertThat(keyed(this.decision, endpoint).began(BeginResult.acquired(), false)).isSameAs(HttpAction.RUN);
+		assertThat(keyed(this.decision, endpoint).began(BeginResult.mismatch(), false))
+			.isInstanceOfSatisfying(HttpAction.Reject.class,
+					(reject) -> assertThat(reject.problem().status()).isEqualTo(422));
+		assertThat(keyed(this.decision, endpoint).began(BeginResult.inProgress(), true))
+			.isInstanceOfSatisfying(HttpAction.Reject.class, (reject) -> {
+				assertThat(reject.problem().status()).isEqualTo(409);
+				assertThat(reject.problem().retryAfter()).isEqualTo(Duration.ofSeconds(2));
+			});
+		StoredOutcome response = HttpResponseRecord.encode(201, Map.of("Location", List.of("/orders/1")),
+				"{}".getBytes(StandardCharsets.UTF_8), 2);
+		assertThat(keyed(this.decision, endpoint).began(BeginResult.completed(response), false))
+			.isInstanceOfSatisfying(HttpAction.Replay.class, (replay) -> {
+				assertThat(replay.response().status()).isEqualTo(201);
+				assertThat(replay.response().headers()).containsEntry("Location", List.of("/orders/1"));
+			});
+		assertThat(keyed(this.decision, endpoint).began(BeginResult.completed(null), false))
+			.isInstanceOfSatisfying(HttpAction.Reject.class,
+					(reject) -> assertThat(reject.problem().status()).isEqualTo(410));
+		assertThat(keyed(this.decision, endpoint)
+			.began(BeginResult.completed(StoredOutcome.empty(StoredOutcome.Kind.STREAM)), false))
+			.isSameAs(HttpAction.REPLAY_STREAM);
+		assertThat(reported()).containsExactly(IdempotencyOutcome.ACQUIRED, IdempotencyOutcome.MISMATCH,
+				IdempotencyOutcome.WAITED, IdempotencyOutcome.IN_PROGRESS, IdempotencyOutcome.REPLAYED,
+				IdempotencyOutcome.RESULT_UNAVAILABLE);
+	}
+
+	@Test
+	void recordNoAdapterCanReadIsA503NotAReplay() {
+		StoredOutcome garbage = new StoredOutcome(StoredOutcome.Kind.VALUE, new byte[] { 9, 9 });
+		assertThat(keyed(this.decision, endpoint()).began(BeginResult.completed(garbage), false))
+			.isInstanceOfSatisfying(HttpAction.Reject.class,
+					(reject) -> assertThat(reject.problem().status()).isEqualTo(503));
+		assertThat(reported()).containsExactly(IdempotencyOutcome.STORE_UNAVAILABLE);
+	}
+
+	@Test
+	void duplicateOfARunningStreamAttachesOrIsRefused() {
+		IdempotentEndpoint streaming = endpoint(false, true, Idempotent.StoreFailure.REJECT);
+		HttpDecision.Request duplicate = keyed(this.decision, streaming);
+		assertThat(duplicate.began(BeginResult.inProgress(), false)).isSameAs(HttpAction.ATTACH);
+		duplicate.attached(3);
+		assertThat(keyed(this.decision, streaming).notAttached()).isInstanceOf(HttpAction.Reject.class);
+		assertThat(keyed(this.decision, streaming).attachFailed(new IdempotencyStoreException("down")))
+			.isInstanceOf(HttpAction.Reject.class);
+		assertThat(reported()).containsExactly(IdempotencyOutcome.STREAM_RESUMED, IdempotencyOutcome.ATTACHED,
+				IdempotencyOutcome.IN_PROGRESS, IdempotencyOutcome.IN_PROGRESS);
+	}
+
+	@Test
+	void recordedStreamIsReplayedOrGoneOrUnreadable() {
+		assertThat(keyed(this.decision, endpoint()).streamFollowed(true, 0)).isNull();
+		assertThat(keyed(this.decision, endpoint()).streamFollowed(false, 0)).isInstanceOf(HttpAction.Reject.class);
+		assertThat(keyed(this.decision, endpoint()).streamUnreadable(new IdempotencyStoreException("down")))
+			.isInstanceOfSatisfying(HttpAction.Reject.class,
+					(reject) -> assertThat(reject.problem().status()).isEqualTo(503));
+		assertThat(reported()).containsExactly(IdempotencyOutcome.STREAM_REPLAYED,
+				IdempotencyOutcome.RESULT_UNAVAILABLE, IdempotencyOutcome.STORE_UNAVAILABLE);
+	}
+
+	@Test
+	void storeFailureIsA503UnlessTheEndpointProceeds() {
+		IdempotencyStoreException down = new IdempotencyStoreException("connection refused");
+		assertThat(keyed(this.decision, endpoint()).storeFailed(down)).isInstanceOfSatisfying(HttpAction.Reject.class,
+				(reject) -> assertThat(reject.problem().status()).isEqualTo(503));
+		assertThat(keyed(this.decision, endpoint(false, false, Idempotent.StoreFailure.PROCEED)).storeFailed(down))
+			.isSameAs(HttpAction.PROCEED);
+		assertThat(reported()).containsExactly(IdempotencyOutcome.STORE_UNAVAILABLE,
+				IdempotencyOutcome.STORE_UNAVAILABLE, IdempotencyOutcome.BYPASSED);
+	}
+
+	@Test
+	void decisionsAfterTheScopeNameIt() {
+		HttpDecision.Request request = keyed(this.decision, endpoint());
+		request.began(BeginResult.acquired(), false);
+		assertThat(this.decisions).singleElement().satisfies((decision) -> {
+			assertThat(decision.scope()).isEqualTo(request.scope());
+			assertThat(decision.route()).isEqualTo("/orders");
+			assertThat(decision.method()).isEqualTo("POST");
+		});
+	}
+
+	@Test
+	void canSkipOnlyAnUnkeyedRequestThatNothingFollows() {
+		HttpDecision quiet = new HttpDecision(new KeyedRequestSettings("Idempotency-Key", 255, 1024, 1024,
+				Duration.ofSeconds(1), 422));
+		assertThat(quiet.canSkip(null)).isTrue();
+		assertThat(quiet.canSkip("k")).isFalse();
+		assertThat(this.decision.canSkip(null)).as("a listener follows").isFalse();
+	}
+
+	@Test
+	void lastEventIdAndRetryAfterAreReadAndWrittenTheSameOnEveryStack() {
+		assertThat(HttpDecision.lastEventId(" 7 ")).isEqualTo(7);
+		assertThat(HttpDecision.lastEventId("-3")).isZero();
+		assertThat(HttpDecision.lastEventId("abc")).isZero();
+		assertThat(HttpDecision.lastEventId(null)).isZero();
+		assertThat(HttpDecision.retryAfterSeconds(Duration.ofMillis(1500))).isEqualTo("2");
+		assertThat(HttpDecision.retryAfterSeconds(Duration.ZERO)).isEqualTo("1");
+	}
+
+}
