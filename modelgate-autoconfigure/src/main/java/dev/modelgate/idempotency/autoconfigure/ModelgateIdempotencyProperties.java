@@ -737,6 +737,13 @@ public class ModelgateIdempotencyProperties implements Validator {
 		/** How often a duplicate attached to a live stream asks the store for new events. */
 		private Duration pollInterval = Duration.ofMillis(100);
 
+		/**
+		 * How long a duplicate that asks for text/event-stream waits for the running request's stream
+		 * to begin (a model that thinks before its first token), then attaches to it; past it, or when
+		 * the duplicate does not ask for a stream, it is answered 409. Zero answers 409 at once.
+		 */
+		private Duration headWait = Duration.ofSeconds(30);
+
 		public int getMaxEvents() {
 			return this.maxEvents;
 		}
@@ -767,6 +774,14 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 		public void setPollInterval(Duration pollInterval) {
 			this.pollInterval = pollInterval;
+		}
+
+		public Duration getHeadWait() {
+			return this.headWait;
+		}
+
+		public void setHeadWait(Duration headWait) {
+			this.headWait = headWait;
 		}
 
 	}

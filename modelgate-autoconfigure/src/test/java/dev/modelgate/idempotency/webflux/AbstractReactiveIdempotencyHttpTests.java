@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.blockhound.BlockHound;
@@ -30,6 +31,7 @@ import dev.modelgate.idempotency.webflux.ReactiveTestApplication.Runs;
 import dev.modelgate.idempotency.webflux.ReactiveTestApplication.StoreCalls;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The HTTP contract of the reactive filter, over real HTTP on a real Netty server, with BlockHound
@@ -89,6 +91,11 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 			.responseTimeout(Duration.ofSeconds(30))
 			.build();
 		this.runs.reset();
+	}
+
+	@AfterEach
+	void openGate() {
+		this.runs.open();
 	}
 
 	private static String newKey() {
@@ -482,6 +489,63 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 		assertThat(text(attached)).isEqualTo(text(first.get(30, TimeUnit.SECONDS)));
 		assertThat(text(attached)).contains("id: 5\n");
 		assertThat(this.runs.of("events")).isEqualTo(1);
+	}
+
+	/**
+	 * A retry that comes while the first request has not begun its stream (a model that thinks before
+	 * its first token) and asks for {@code text/event-stream} waits for it, on a timer, and attaches.
+	 */
+	@Test
+	void duplicateThatAsksForTheStreamBeforeItBeginsWaitsForItAndAttaches() throws Exception {
+		String key = newKey();
+		this.runs.close();
+		int beginsBefore = this.storeCalls.begins();
+		CompletableFuture<EntityExchangeResult<byte[]>> first = CompletableFuture
+			.supplyAsync(() -> thinkingEvents(key, MediaType.TEXT_EVENT_STREAM));
+		awaitRuns("thinking-events", 1);
+		CompletableFuture<EntityExchangeResult<byte[]>> duplicate = CompletableFuture
+			.supplyAsync(() -> thinkingEvents(key, MediaType.TEXT_EVENT_STREAM));
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.storeCalls.begins() >= beginsBefore + 3);
+		assertThat(duplicate).as("waiting for the stream to begin").isNotDone();
+		this.runs.open();
+		EntityExchangeResult<byte[]> firstResult = first.get(30, TimeUnit.SECONDS);
+		EntityExchangeResult<byte[]> attached = duplicate.get(30, TimeUnit.SECONDS);
+
+		assertThat(text(firstResult)).contains("id: 3\n", "data:run 1 chunk 3");
+		assertThat(status(attached)).isEqualTo(200);
+		assertThat(attached.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+		assertThat(text(attached)).isEqualTo(text(firstResult));
+		assertThat(this.runs.of("thinking-events")).isEqualTo(1);
+	}
+
+	/** A duplicate that does not ask for a stream keeps the 409 while the first has not begun its stream. */
+	@Test
+	void duplicateThatDoesNotAskForTheStreamIsAnswered409BeforeItBegins() throws Exception {
+		String key = newKey();
+		this.runs.close();
+		CompletableFuture<EntityExchangeResult<byte[]>> first = CompletableFuture
+			.supplyAsync(() -> thinkingEvents(key, MediaType.TEXT_EVENT_STREAM));
+		awaitRuns("thinking-events", 1);
+		EntityExchangeResult<byte[]> duplicate = thinkingEvents(key, MediaType.APPLICATION_JSON);
+		this.runs.open();
+		first.get(30, TimeUnit.SECONDS);
+
+		assertThat(status(duplicate)).isEqualTo(409);
+		assertThat(duplicate.getResponseHeaders().getFirst("Retry-After")).isNotNull();
+		assertThat(this.runs.of("thinking-events")).isEqualTo(1);
+	}
+
+	private EntityExchangeResult<byte[]> thinkingEvents(String key, MediaType accept) {
+		return this.client.post()
+			.uri("/thinking-events?count=3")
+			.header("Authorization", CLIENT)
+			.header("Idempotency-Key", key)
+			.accept(accept)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{}")
+			.exchange()
+			.expectBody()
+			.returnResult();
 	}
 
 	@Test

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -77,6 +78,9 @@ public class ReactiveTestApplication {
 						new Class<?>[] { AsyncIdempotencyStore.class }, (proxy, method, args) -> {
 							if (method.getDeclaringClass() == AsyncIdempotencyStore.class) {
 								calls.getObject().count.incrementAndGet();
+								if (method.getName().equals("begin")) {
+									calls.getObject().begins.incrementAndGet();
+								}
 							}
 							try {
 								return method.invoke(store, args);
@@ -95,6 +99,8 @@ public class ReactiveTestApplication {
 
 		private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
 
+		private volatile Sinks.Empty<Void> gate = openGate();
+
 		int increment(String handler) {
 			return this.counts.computeIfAbsent(handler, (name) -> new AtomicInteger()).incrementAndGet();
 		}
@@ -106,6 +112,26 @@ public class ReactiveTestApplication {
 
 		public void reset() {
 			this.counts.clear();
+			this.gate = openGate();
+		}
+
+		/** Makes thinking handlers wait until {@link #open()}. */
+		public void close() {
+			this.gate = Sinks.empty();
+		}
+
+		public void open() {
+			this.gate.tryEmitEmpty();
+		}
+
+		Mono<Void> gate() {
+			return this.gate.asMono();
+		}
+
+		private static Sinks.Empty<Void> openGate() {
+			Sinks.Empty<Void> open = Sinks.empty();
+			open.tryEmitEmpty();
+			return open;
 		}
 
 	}
@@ -115,8 +141,15 @@ public class ReactiveTestApplication {
 
 		final AtomicInteger count = new AtomicInteger();
 
+		final AtomicInteger begins = new AtomicInteger();
+
 		public int get() {
 			return this.count.get();
+		}
+
+		/** {@return how many {@code begin} calls were made} */
+		public int begins() {
+			return this.begins.get();
 		}
 
 	}
@@ -233,6 +266,21 @@ public class ReactiveTestApplication {
 				.concatMap((i) -> Mono.delay(Duration.ofMillis(gapMillis)).thenReturn(i))
 				.doOnNext((i) -> this.runs.increment("events-emitted"))
 				.map((i) -> ServerSentEvent.builder("run " + run + " chunk " + i).event("chunk").build());
+		}
+
+		/**
+		 * Events that begin only once the gate opens, like a model that thinks before its first token or
+		 * an upstream that takes its time to answer: the response has no head until then.
+		 */
+		@PostMapping(path = "/thinking-events")
+		@Idempotent
+		Mono<ResponseEntity<Flux<ServerSentEvent<String>>>> thinkingEvents(@RequestParam int count) {
+			int run = this.runs.increment("thinking-events");
+			return this.runs.gate()
+				.then(Mono.fromSupplier(() -> ResponseEntity.ok()
+					.contentType(MediaType.TEXT_EVENT_STREAM)
+					.body(Flux.range(1, count)
+						.map((i) -> ServerSentEvent.builder("run " + run + " chunk " + i).event("chunk").build()))));
 		}
 
 		@PostMapping(path = "/uploads", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)

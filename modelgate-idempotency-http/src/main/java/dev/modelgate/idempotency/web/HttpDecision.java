@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.web;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -134,10 +135,25 @@ public final class HttpDecision {
 
 		private @Nullable String scope;
 
+		private boolean asksForStream;
+
+		private long streamDeadline;
+
 		Request(String method, IdempotentEndpoint endpoint, long started) {
 			this.method = method;
 			this.endpoint = endpoint;
 			this.started = started;
+		}
+
+		/**
+		 * What the client accepts: one that asks for {@code text/event-stream} waits for a running
+		 * duplicate's stream to begin ({@link #streamNotThereYet}).
+		 * @param accept the request's {@code Accept} values, joined, or {@code null}
+		 * @return this request
+		 */
+		public Request accepting(@Nullable String accept) {
+			this.asksForStream = accept != null && accept.toLowerCase(Locale.ROOT).contains("text/event-stream");
+			return this;
 		}
 
 		/** {@return the endpoint's settings} */
@@ -295,6 +311,34 @@ public final class HttpDecision {
 			}
 			logger.warn("Idempotency store unavailable for scope " + this.scope + "; answering 503: " + ex.describe());
 			return storeUnavailable();
+		}
+
+		/**
+		 * {@link HttpAction#ATTACH} found no stream yet: the running request has not begun its answer
+		 * (a model that thinks before its first token). A client that asks for
+		 * {@code text/event-stream} waits for it, bounded by {@link StreamSettings#headWait()}, without
+		 * holding on to the store: the adapter pauses, then asks {@code begin} again (the running
+		 * request may have ended, released its key, or begun its stream meanwhile).
+		 * @param streams the stream settings
+		 * @return the pause before asking again, or {@code null} when the duplicate is refused now
+		 * ({@link #notAttached()})
+		 */
+		public @Nullable Duration streamNotThereYet(StreamSettings streams) {
+			if (!this.asksForStream) {
+				return null;
+			}
+			long now = System.nanoTime();
+			if (this.streamDeadline == 0) {
+				this.streamDeadline = now + streams.headWait().toNanos();
+				if (!streams.headWait().isZero() && !streams.headWait().isNegative()) {
+					decide(IdempotencyOutcome.WAITED);
+				}
+			}
+			long remaining = this.streamDeadline - now;
+			if (remaining <= 0) {
+				return null;
+			}
+			return Duration.ofNanos(Math.min(streams.pollInterval().toNanos(), remaining));
 		}
 
 		/**

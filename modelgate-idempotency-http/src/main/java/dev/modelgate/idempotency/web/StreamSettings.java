@@ -11,10 +11,28 @@ import java.time.Duration;
  * @param maxDuration how long a stream is recorded (and, once its client went away, kept running);
  * past it recording stops as past a size limit
  * @param pollInterval how often a duplicate attached to a live stream asks the store for new events
+ * @param headWait how long a duplicate that asks for {@code text/event-stream} waits for a running
+ * request's stream to begin (a model that thinks before its first token) before it is answered 409;
+ * zero answers 409 at once
  */
-public record StreamSettings(int maxEvents, long maxBytes, Duration maxDuration, Duration pollInterval) {
+public record StreamSettings(int maxEvents, long maxBytes, Duration maxDuration, Duration pollInterval,
+		Duration headWait) {
 
-	/** 10,000 events, 8 MiB, 10 minutes, polled every 100 ms. */
+	/** How long a duplicate waits for a running request's stream to begin, unless set: 30 seconds. */
+	public static final Duration DEFAULT_HEAD_WAIT = Duration.ofSeconds(30);
+
+	/**
+	 * Settings under which a duplicate waits {@link #DEFAULT_HEAD_WAIT} for a stream to begin.
+	 * @param maxEvents the most events recorded per stream
+	 * @param maxBytes the most bytes of events recorded per stream
+	 * @param maxDuration how long a stream is recorded
+	 * @param pollInterval how often a duplicate attached to a live stream asks the store for new events
+	 */
+	public StreamSettings(int maxEvents, long maxBytes, Duration maxDuration, Duration pollInterval) {
+		this(maxEvents, maxBytes, maxDuration, pollInterval, DEFAULT_HEAD_WAIT);
+	}
+
+	/** 10,000 events, 8 MiB, 10 minutes, polled every 100 ms, 30 seconds for a stream to begin. */
 	public static final StreamSettings DEFAULTS = new StreamSettings(10_000, 8L * 1024 * 1024, Duration.ofMinutes(10),
 			Duration.ofMillis(100));
 

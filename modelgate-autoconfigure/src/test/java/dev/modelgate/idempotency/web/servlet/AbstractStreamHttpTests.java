@@ -258,6 +258,56 @@ abstract class AbstractStreamHttpTests {
 	}
 
 	/**
+	 * A retry that comes while the first request has not begun its stream (a model that thinks before
+	 * its first token) and asks for {@code text/event-stream} waits for the stream and attaches, rather
+	 * than getting 409 until the client gives up.
+	 */
+	@Test
+	void duplicateThatAsksForTheStreamBeforeItBeginsWaitsForItAndAttaches() throws Exception {
+		String key = UUID.randomUUID().toString();
+		double waitedBefore = decisions("waited");
+		double followedBefore = decisions("attached") + decisions("stream_replayed");
+		this.invocations.close();
+		CompletableFuture<HttpResponse<byte[]>> first = this.client.sendAsync(
+				request("/events?count=3&gateFirst=true", key).build(), HttpResponse.BodyHandlers.ofByteArray());
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.invocations.count("events-thinking") == 1);
+		CompletableFuture<HttpResponse<byte[]>> duplicate = this.client.sendAsync(
+				request("/events?count=3&gateFirst=true", key, "Accept", "text/event-stream").build(),
+				HttpResponse.BodyHandlers.ofByteArray());
+		await().atMost(Duration.ofSeconds(10)).until(() -> decisions("waited") == waitedBefore + 1);
+		assertThat(duplicate).as("waiting for the stream to begin").isNotDone();
+		this.invocations.open();
+		HttpResponse<byte[]> firstResponse = first.get(10, TimeUnit.SECONDS);
+		HttpResponse<byte[]> attached = duplicate.get(10, TimeUnit.SECONDS);
+
+		assertThat(text(firstResponse)).isEqualTo(events(1, 3));
+		assertThat(attached.statusCode()).isEqualTo(200);
+		assertThat(attached.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		assertThat(text(attached)).isEqualTo(text(firstResponse));
+		assertThat(this.invocations.count("events")).isEqualTo(1);
+		// Attached to the live stream, or, when it had ended by the duplicate's next look, replayed.
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> decisions("attached") + decisions("stream_replayed") == followedBefore + 1);
+	}
+
+	/** A duplicate that does not ask for a stream keeps the 409 while the first has not begun its stream. */
+	@Test
+	void duplicateThatDoesNotAskForTheStreamIsAnswered409BeforeItBegins() throws Exception {
+		String key = UUID.randomUUID().toString();
+		this.invocations.close();
+		CompletableFuture<HttpResponse<byte[]>> first = this.client.sendAsync(
+				request("/events?count=3&gateFirst=true", key).build(), HttpResponse.BodyHandlers.ofByteArray());
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.invocations.count("events-thinking") == 1);
+		HttpResponse<byte[]> duplicate = post("/events?count=3&gateFirst=true", key, "Accept", "application/json");
+		this.invocations.open();
+		first.get(10, TimeUnit.SECONDS);
+
+		assertThat(duplicate.statusCode()).isEqualTo(409);
+		assertThat(duplicate.headers().firstValue("Retry-After")).isPresent();
+		assertThat(this.invocations.count("events")).isEqualTo(1);
+	}
+
+	/**
 	 * The other ways Spring MVC answers with events: a {@code StreamingResponseBody} or a
 	 * {@code ResponseBodyEmitter} in a {@code text/event-stream} response, and a
 	 * {@code Flux<ServerSentEvent>} from an MVC controller. Each is recorded with ids, replayed byte for

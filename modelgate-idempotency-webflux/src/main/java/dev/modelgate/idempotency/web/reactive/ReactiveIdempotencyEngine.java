@@ -1,6 +1,7 @@
 package dev.modelgate.idempotency.web.reactive;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -103,6 +104,8 @@ public class ReactiveIdempotencyEngine {
 
 	private final Scheduler timers;
 
+	private StreamSettings streamSettings = StreamSettings.DEFAULTS;
+
 	private ReactiveStreams streams;
 
 	/**
@@ -148,6 +151,7 @@ public class ReactiveIdempotencyEngine {
 	 * @param streamSettings the settings; {@link StreamSettings#DEFAULTS} unless set
 	 */
 	public void setStreamSettings(StreamSettings streamSettings) {
+		this.streamSettings = streamSettings;
 		this.streams = new ReactiveStreams(this.store, this.replayHeaders, this.settings.replayedHeaderName(),
 				streamSettings, this.timers);
 	}
@@ -179,7 +183,8 @@ public class ReactiveIdempotencyEngine {
 			Function<ServerWebExchange, Mono<Void>> chain) {
 		return Mono.defer(() -> {
 			ServerHttpRequest request = exchange.getRequest();
-			HttpDecision.Request decision = this.decision.start(request.getMethod().name(), endpoint);
+			HttpDecision.Request decision = this.decision.start(request.getMethod().name(), endpoint)
+				.accepting(String.join(",", request.getHeaders().getOrEmpty("Accept")));
 			List<String> values = HeaderValues.of(request.getHeaders(), this.settings.headerName());
 			HttpAction action = decision.key((values != null) ? values : List.of());
 			if (action != null) {
@@ -212,25 +217,30 @@ public class ReactiveIdempotencyEngine {
 				}
 				ServerWebExchange readable = new BufferedBodyExchange(exchange,
 						new BufferedBodyRequest(exchange.getRequest(), body.bytes(), exchange.getResponse()));
-				return keyed(decision, body.fingerprint(), readable, chain);
+				return keyed(decision, body.fingerprint(), readable, chain, true);
 			});
 	}
 
+	/**
+	 * Asks the store to {@code begin} and carries out the decision: the first time with the endpoint's
+	 * wait for a running duplicate, again (without it) after waiting for a duplicate's stream to begin.
+	 */
 	private Mono<Void> keyed(HttpDecision.Request decision, String fingerprint, ServerWebExchange exchange,
-			Function<ServerWebExchange, Mono<Void>> chain) {
+			Function<ServerWebExchange, Mono<Void>> chain, boolean first) {
 		IdempotentEndpoint endpoint = decision.endpoint();
 		String scope = decision.scope();
+		Duration waitTimeout = first ? endpoint.waitTimeout() : Duration.ZERO;
 		return Mono
-			.defer(() -> StoreAnswers.of(
-					this.coordinator.begin(scope, fingerprint, endpoint.leaseTtl(), endpoint.waitTimeout()), this.timers))
-			.flatMap((attempt) -> carryOut(decision, decision.began(attempt.result(), attempt.waited()),
-					attempt.lease(), exchange, chain))
+			.defer(() -> StoreAnswers.of(this.coordinator.begin(scope, fingerprint, endpoint.leaseTtl(), waitTimeout),
+					this.timers))
+			.flatMap((attempt) -> carryOut(decision, decision.began(attempt.result(), first && attempt.waited()),
+					attempt.lease(), fingerprint, exchange, chain))
 			.onErrorResume(IdempotencyStoreException.class,
-					(ex) -> carryOut(decision, decision.storeFailed(ex), null, exchange, chain));
+					(ex) -> carryOut(decision, decision.storeFailed(ex), null, fingerprint, exchange, chain));
 	}
 
 	private Mono<Void> carryOut(HttpDecision.Request decision, HttpAction action, @Nullable AsyncLease lease,
-			ServerWebExchange exchange, Function<ServerWebExchange, Mono<Void>> chain) {
+			String fingerprint, ServerWebExchange exchange, Function<ServerWebExchange, Mono<Void>> chain) {
 		if (action instanceof HttpAction.Reject reject) {
 			return reject(reject.problem(), exchange);
 		}
@@ -238,7 +248,7 @@ public class ReactiveIdempotencyEngine {
 			return replay(decision, replay.response(), exchange);
 		}
 		if (action == HttpAction.ATTACH) {
-			return attach(decision, exchange);
+			return attach(decision, fingerprint, exchange, chain);
 		}
 		if (action == HttpAction.REPLAY_STREAM) {
 			return replayStream(decision, exchange);
@@ -249,13 +259,23 @@ public class ReactiveIdempotencyEngine {
 		return chain.apply(exchange);
 	}
 
-	private Mono<Void> attach(HttpDecision.Request decision, ServerWebExchange exchange) {
+	/**
+	 * Attaches a duplicate to the stream its key is recording; when the running request has not begun
+	 * its stream yet, waits for it (no thread is held: a timer asks {@code begin} again), or refuses.
+	 */
+	private Mono<Void> attach(HttpDecision.Request decision, String fingerprint, ServerWebExchange exchange,
+			Function<ServerWebExchange, Mono<Void>> chain) {
 		long lastEventId = lastEventId(exchange);
 		return this.streams.follow(decision.scope(), lastEventId, exchange.getResponse())
 			.map((following) -> following.map((stream) -> {
 				decision.attached(lastEventId);
 				return stream.doOnTerminate(() -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
-			}).orElseGet(() -> reject(decision.notAttached(), exchange)))
+			}).orElseGet(() -> Mono.defer(() -> {
+				Duration pause = decision.streamNotThereYet(this.streamSettings);
+				return (pause != null)
+						? Mono.delay(pause, this.timers).then(keyed(decision, fingerprint, exchange, chain, false))
+						: reject(decision.notAttached(), exchange);
+			})))
 			.onErrorResume(IdempotencyStoreException.class,
 					(ex) -> Mono.just(reject(decision.attachFailed(ex), exchange)))
 			.flatMap(Function.identity());

@@ -1,6 +1,7 @@
 package dev.modelgate.idempotency.web.servlet;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -85,6 +86,9 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	private final ResponsePolicy responsePolicy;
 
 	private final ReplayHeaders replayHeaders;
+
+	/** What {@link #attach} answers for a duplicate that is to be refused. */
+	private static final Duration NOT_ATTACHED = Duration.ofNanos(-1);
 
 	private final KeyedRequestSettings settings;
 
@@ -221,7 +225,8 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			chain.doFilter(request, response);
 			return;
 		}
-		HttpDecision.Request decision = this.decision.start(request.getMethod(), endpoint);
+		HttpDecision.Request decision = this.decision.start(request.getMethod(), endpoint)
+			.accepting(String.join(",", Collections.list(request.getHeaders("Accept"))));
 		HttpAction action = decision.key(Collections.list(request.getHeaders(this.settings.headerName())));
 		if (action == null) {
 			action = decision.identify(this.identityResolver.resolve(request));
@@ -291,7 +296,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	private void handleKeyed(HttpDecision.Request decision, KeyedRequest read, HttpServletRequest request,
 			HttpServletResponse response, FilterChain chain) throws IOException, ServletException {
 		IdempotentEndpoint endpoint = decision.endpoint();
-		Attempt attempt;
+		Attempt attempt = null;
 		HttpAction action;
 		try {
 			attempt = this.coordinator.begin(decision.scope(), read.fingerprint(), endpoint.leaseTtl(),
@@ -299,13 +304,33 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			action = decision.began(attempt.result(), attempt.waited());
 		}
 		catch (IdempotencyStoreException ex) {
-			attempt = null;
 			action = decision.storeFailed(ex);
 		}
-		if (action == HttpAction.ATTACH) {
-			action = attach(decision, request, response);
+		while (action == HttpAction.ATTACH) {
+			Duration pause;
+			try {
+				pause = attach(decision, request, response);
+			}
+			catch (IdempotencyStoreException ex) {
+				action = decision.attachFailed(ex);
+				break;
+			}
+			if (pause == null) {
+				return;
+			}
+			if (pause == NOT_ATTACHED || !sleep(pause)) {
+				action = decision.notAttached();
+				break;
+			}
+			try {
+				attempt = this.coordinator.begin(decision.scope(), read.fingerprint(), endpoint.leaseTtl(), Duration.ZERO);
+				action = decision.began(attempt.result(), false);
+			}
+			catch (IdempotencyStoreException ex) {
+				action = decision.storeFailed(ex);
+			}
 		}
-		else if (action == HttpAction.REPLAY_STREAM) {
+		if (action == HttpAction.REPLAY_STREAM) {
 			action = replayStream(decision, request, response);
 		}
 		if (action instanceof HttpAction.Reject reject) {
@@ -348,22 +373,31 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	/**
 	 * Attaches a duplicate to the stream its key is recording, if it is one.
-	 * @return {@code null} once attached; else the refusal, with nothing written
+	 * @return {@code null} once attached; else how long to wait before asking the store again, or
+	 * {@link #NOT_ATTACHED} when the duplicate is to be refused; nothing is written unless attached
+	 * @throws IdempotencyStoreException when the stream cannot be read
 	 */
-	private @Nullable HttpAction attach(HttpDecision.Request decision, HttpServletRequest request,
+	private @Nullable Duration attach(HttpDecision.Request decision, HttpServletRequest request,
 			HttpServletResponse response) throws IOException {
 		long lastEventId = HttpDecision.lastEventId(request.getHeader(LAST_EVENT_ID));
-		try {
-			if (!this.follower.follow(decision.scope(), lastEventId, response)) {
-				return decision.notAttached();
-			}
-		}
-		catch (IdempotencyStoreException ex) {
-			return decision.attachFailed(ex);
+		if (!this.follower.follow(decision.scope(), lastEventId, response)) {
+			Duration pause = decision.streamNotThereYet(this.streamSettings);
+			return (pause != null) ? pause : NOT_ATTACHED;
 		}
 		decision.attached(lastEventId);
 		decision.responded(IdempotencyListener.ResponseKind.REPLAY);
 		return null;
+	}
+
+	private static boolean sleep(Duration pause) {
+		try {
+			Thread.sleep(pause.toMillis(), pause.toNanosPart() % 1_000_000);
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
 	}
 
 	/** @return {@code null} once replayed; else the refusal, with nothing written */
