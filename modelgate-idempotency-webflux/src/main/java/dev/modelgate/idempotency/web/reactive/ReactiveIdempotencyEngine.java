@@ -77,15 +77,6 @@ import dev.modelgate.idempotency.core.IdempotencyStoreException;
  */
 public class ReactiveIdempotencyEngine {
 
-	/** The default response header that marks a replayed response (property {@code replayed-header-name}). */
-	public static final String REPLAYED_HEADER = KeyedRequestSettings.REPLAYED_HEADER;
-
-	/**
-	 * The request header with which a Server-Sent Events client resumes: the last event id it saw.
-	 * Not part of the fingerprint.
-	 */
-	public static final String LAST_EVENT_ID = HttpDecision.LAST_EVENT_ID;
-
 	private final AsyncIdempotencyStore store;
 
 	private final AsyncIdempotencyCoordinator coordinator;
@@ -334,7 +325,7 @@ public class ReactiveIdempotencyEngine {
 	}
 
 	private static long lastEventId(ServerWebExchange exchange) {
-		return HttpDecision.lastEventId(exchange.getRequest().getHeaders().getFirst(LAST_EVENT_ID));
+		return HttpDecision.lastEventId(exchange.getRequest().getHeaders().getFirst(HttpDecision.LAST_EVENT_ID));
 	}
 
 	private Mono<Void> reject(HttpAction refusal, ServerWebExchange exchange) {

@@ -68,12 +68,6 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 */
 	public static final String MDC_SCOPE_KEY = "modelgate.idempotency.scope";
 
-	/**
-	 * The request header with which a Server-Sent Events client resumes: the last event id it saw.
-	 * Not part of the fingerprint.
-	 */
-	public static final String LAST_EVENT_ID = HttpDecision.LAST_EVENT_ID;
-
 	/** The logger that narrates every decision at DEBUG. */
 	public static final String TRANSITIONS_LOGGER = DecisionReporter.TRANSITIONS_LOGGER;
 
@@ -379,7 +373,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 */
 	private @Nullable Duration attach(HttpDecision.Request decision, HttpServletRequest request,
 			HttpServletResponse response) throws IOException {
-		long lastEventId = HttpDecision.lastEventId(request.getHeader(LAST_EVENT_ID));
+		long lastEventId = HttpDecision.lastEventId(request.getHeader(HttpDecision.LAST_EVENT_ID));
 		if (!this.follower.follow(decision.scope(), lastEventId, response)) {
 			Duration pause = decision.streamNotThereYet(this.streamSettings);
 			return (pause != null) ? pause : NOT_ATTACHED;
@@ -403,7 +397,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	/** @return {@code null} once replayed; else the refusal, with nothing written */
 	private @Nullable HttpAction replayStream(HttpDecision.Request decision, HttpServletRequest request,
 			HttpServletResponse response) throws IOException {
-		long lastEventId = HttpDecision.lastEventId(request.getHeader(LAST_EVENT_ID));
+		long lastEventId = HttpDecision.lastEventId(request.getHeader(HttpDecision.LAST_EVENT_ID));
 		HttpAction refusal;
 		try {
 			refusal = decision.streamFollowed(this.follower.follow(decision.scope(), lastEventId, response),
