@@ -491,6 +491,25 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 		assertThat(this.runs.of("events")).isEqualTo(1);
 	}
 
+	/** A client identity header sent twice identifies nobody: 400, never its first value. */
+	@Test
+	void identityHeaderSentTwiceIsRefusedNotResolvedToItsFirstValue() {
+		String key = newKey();
+		EntityExchangeResult<byte[]> spoofed = this.client.post()
+			.uri("/orders")
+			.header("Authorization", CLIENT, "Bearer someone-else")
+			.header("Idempotency-Key", key)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{\"item\":\"book\"}")
+			.exchange()
+			.expectBody()
+			.returnResult();
+
+		assertThat(status(spoofed)).isEqualTo(400);
+		assertThat(text(spoofed)).contains("idempotency_client_ambiguous");
+		assertThat(this.runs.of("orders")).isZero();
+	}
+
 	/**
 	 * A retry that comes while the first request has not begun its stream (a model that thinks before
 	 * its first token) and asks for {@code text/event-stream} waits for it, on a timer, and attaches.

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -16,7 +17,9 @@ import org.jspecify.annotations.Nullable;
  * shared {@value #ANONYMOUS} identity, and when one is, none (the request is unidentified).
  *
  * <p>A blank name or header value (empty, or white space only) identifies nobody: were it an identity,
- * every client that sends {@code Authorization: } would share one key space.
+ * every client that sends {@code Authorization: } would share one key space. A header value is taken
+ * byte for byte (case and inner white space count; the container trims the ends). The header sent
+ * more than once is refused ({@link AmbiguousClientIdentityException}), never resolved to its first value.
  */
 public final class ClientIdentities {
 
@@ -30,15 +33,21 @@ public final class ClientIdentities {
 	 * The identity of a request.
 	 * @param principalName the authenticated principal's name, or {@code null}
 	 * @param identityHeader the configured identity header, or {@code null} when none is
-	 * @param headerValue the identity header's value on the request, or {@code null}
+	 * @param headerValues the identity header's values on the request (one per header line), empty when
+	 * it has none
 	 * @return the identity, or {@code null} when the request is unidentified
+	 * @throws AmbiguousClientIdentityException when an unauthenticated request carries the identity
+	 * header more than once: which of its values names the client is not for this library to guess
 	 */
 	public static @Nullable String of(@Nullable String principalName, @Nullable String identityHeader,
-			@Nullable String headerValue) {
+			List<String> headerValues) {
 		if (principalName != null && !principalName.isBlank()) {
 			return principalIdentity(principalName);
 		}
-		return fromHeader(identityHeader, headerValue);
+		if (identityHeader != null && headerValues.size() > 1) {
+			throw new AmbiguousClientIdentityException(identityHeader);
+		}
+		return fromHeader(identityHeader, headerValues.isEmpty() ? null : headerValues.get(0));
 	}
 
 	/**

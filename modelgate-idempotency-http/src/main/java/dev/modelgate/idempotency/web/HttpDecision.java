@@ -217,6 +217,16 @@ public final class HttpDecision {
 		}
 
 		/**
+		 * The client identity header came more than once: the client is not identified, and not guessed.
+		 * @param ex what the resolver found
+		 * @return the 400
+		 */
+		public HttpAction identityAmbiguous(AmbiguousClientIdentityException ex) {
+			decide(IdempotencyOutcome.UNIDENTIFIED);
+			return new HttpAction.Reject(IdempotencyProblem.clientAmbiguous(ex.getIdentityHeader()));
+		}
+
+		/**
 		 * The body could not be taken (too large, unreadable).
 		 * @param refusal the decision to report
 		 * @param problem the answer

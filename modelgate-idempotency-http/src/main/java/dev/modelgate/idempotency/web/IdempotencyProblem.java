@@ -46,6 +46,18 @@ public record IdempotencyProblem(int status, String code, String title, String d
 	}
 
 	/**
+	 * {@return 400 {@code idempotency_client_ambiguous}}
+	 * @param identityHeader the header that came more than once
+	 */
+	public static IdempotencyProblem clientAmbiguous(String identityHeader) {
+		return new IdempotencyProblem(400, "idempotency_client_ambiguous", "Client identity ambiguous",
+				"The " + identityHeader + " header came more than once, so the client it identifies is ambiguous; "
+						+ "send it once (a proxy that appends it, instead of replacing it, would let a client choose "
+						+ "whose results it gets).",
+				null);
+	}
+
+	/**
 	 * {@return 413 {@code idempotency_request_too_large}}
 	 * @param maxBytes the largest body accepted
 	 */

@@ -100,6 +100,19 @@ class HttpDecisionTests {
 	}
 
 	@Test
+	void ambiguousIdentityIsRefusedWith400NamingTheHeader() {
+		HttpDecision.Request request = this.decision.start("POST", endpoint());
+		request.key(List.of("k"));
+		assertThat(request.identityAmbiguous(new AmbiguousClientIdentityException("X-Tenant")))
+			.isInstanceOfSatisfying(HttpAction.Reject.class, (reject) -> {
+				assertThat(reject.problem().status()).isEqualTo(400);
+				assertThat(reject.problem().code()).isEqualTo("idempotency_client_ambiguous");
+				assertThat(reject.problem().detail()).contains("X-Tenant");
+			});
+		assertThat(reported()).containsExactly(IdempotencyOutcome.UNIDENTIFIED);
+	}
+
+	@Test
 	void scopeIsKnownOnlyOnceKeyAndIdentityAreAndDependsOnTheClient() {
 		HttpDecision.Request early = this.decision.start("POST", endpoint());
 		assertThatIllegalStateException().isThrownBy(early::scope);

@@ -118,6 +118,24 @@ class UnidentifiedClientHttpTests {
 			assertThat(decisions("unidentified") - before).isEqualTo(UNIDENTIFIED.length);
 		}
 
+		/**
+		 * Behind a proxy that appends the identity header instead of replacing it, the first value would
+		 * be the client's own choice: a header sent twice identifies nobody and is refused.
+		 */
+		@Test
+		void identityHeaderSentTwiceIsRefusedNotResolvedToItsFirstValue() {
+			String key = UUID.randomUUID().toString();
+			String victim = post(key, "Authorization: Bearer victim");
+			String spoofed = post(key, "Authorization: Bearer victim\r\nAuthorization: Bearer attacker");
+
+			assertThat(victim).startsWith("HTTP/1.1 201");
+			assertThat(spoofed).startsWith("HTTP/1.1 400")
+				.containsIgnoringCase("Content-Type: application/problem+json")
+				.contains("idempotency_client_ambiguous")
+				.doesNotContain("Idempotent-Replayed");
+			assertThat(handlerRuns()).isEqualTo(1);
+		}
+
 		@Test
 		void requestWithoutKeyNeedsNoIdentity() {
 			assertThat(post(null, null)).startsWith("HTTP/1.1 201");

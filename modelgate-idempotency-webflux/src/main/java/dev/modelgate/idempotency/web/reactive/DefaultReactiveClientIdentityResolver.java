@@ -1,5 +1,7 @@
 package dev.modelgate.idempotency.web.reactive;
 
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -34,9 +36,9 @@ public class DefaultReactiveClientIdentityResolver implements ReactiveClientIden
 		return exchange.getPrincipal()
 			.filter((principal) -> principal.getName() != null && !principal.getName().isBlank())
 			.map((principal) -> ClientIdentities.principalIdentity(principal.getName()))
-			.switchIfEmpty(Mono.fromSupplier(() -> ClientIdentities.fromHeader(this.identityHeader,
-					(this.identityHeader != null) ? exchange.getRequest().getHeaders().getFirst(this.identityHeader)
-							: null)));
+			.switchIfEmpty(Mono.fromSupplier(() -> ClientIdentities.of(null, this.identityHeader,
+					(this.identityHeader != null) ? exchange.getRequest().getHeaders().getOrEmpty(this.identityHeader)
+							: List.of())));
 	}
 
 }

@@ -30,6 +30,7 @@ import org.springframework.util.MultiValueMap;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.ServerWebExchangeDecorator;
 
+import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
 import dev.modelgate.idempotency.web.HttpAction;
 import dev.modelgate.idempotency.web.HttpDecision;
 import dev.modelgate.idempotency.web.HttpResponseRecord;
@@ -184,11 +185,11 @@ public class ReactiveIdempotencyEngine {
 			return this.identityResolver.resolve(exchange)
 				.map(Optional::of)
 				.defaultIfEmpty(Optional.empty())
-				.flatMap((identity) -> {
-					HttpAction unidentified = decision.identify(identity.orElse(null));
-					return (unidentified != null) ? unkeyed(unidentified, exchange, chain)
-							: identified(decision, exchange, chain);
-				});
+				.map((identity) -> Optional.ofNullable(decision.identify(identity.orElse(null))))
+				.onErrorResume(AmbiguousClientIdentityException.class,
+						(ex) -> Mono.just(Optional.of(decision.identityAmbiguous(ex))))
+				.flatMap((unidentified) -> unidentified.isPresent() ? unkeyed(unidentified.get(), exchange, chain)
+						: identified(decision, exchange, chain));
 		});
 	}
 

@@ -1,6 +1,8 @@
 package dev.modelgate.idempotency.web.servlet;
 
 import java.security.Principal;
+import java.util.Collections;
+import java.util.List;
 
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -33,8 +35,9 @@ public class DefaultClientIdentityResolver implements ClientIdentityResolver {
 	@Override
 	public @Nullable String resolve(HttpServletRequest request) {
 		Principal principal = request.getUserPrincipal();
-		String header = (this.identityHeader != null) ? request.getHeader(this.identityHeader) : null;
-		return ClientIdentities.of((principal != null) ? principal.getName() : null, this.identityHeader, header);
+		List<String> values = (this.identityHeader != null) ? Collections.list(request.getHeaders(this.identityHeader))
+				: List.of();
+		return ClientIdentities.of((principal != null) ? principal.getName() : null, this.identityHeader, values);
 	}
 
 	/**

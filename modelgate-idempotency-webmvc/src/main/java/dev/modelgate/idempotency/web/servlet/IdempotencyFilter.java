@@ -26,6 +26,7 @@ import dev.modelgate.idempotency.web.IdempotencyProblem;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.ResponsePolicy;
+import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
 import dev.modelgate.idempotency.web.HttpAction;
 import dev.modelgate.idempotency.web.HttpDecision;
 import dev.modelgate.idempotency.web.KeyedRequestSettings;
@@ -223,7 +224,12 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			.accepting(String.join(",", Collections.list(request.getHeaders("Accept"))));
 		HttpAction action = decision.key(Collections.list(request.getHeaders(this.settings.headerName())));
 		if (action == null) {
-			action = decision.identify(this.identityResolver.resolve(request));
+			try {
+				action = decision.identify(this.identityResolver.resolve(request));
+			}
+			catch (AmbiguousClientIdentityException ex) {
+				action = decision.identityAmbiguous(ex);
+			}
 		}
 		if (action != null) {
 			carryOutUnkeyed(action, request, response, chain);
