@@ -1,5 +1,7 @@
 package dev.modelgate.idempotency.autoconfigure;
 
+import java.time.Duration;
+
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
@@ -15,6 +17,9 @@ import dev.modelgate.idempotency.redis.RedisEvictionPolicyReader;
 @Configuration(proxyBeanMethods = false)
 class RedisEvictionPolicyConfiguration {
 
+	/** How often the start-up check is tried again while Redis has not answered it. */
+	static final Duration RETRY_INTERVAL = Duration.ofSeconds(10);
+
 	@Bean
 	RedisEvictionPolicyReader redisEvictionPolicyReader(RedisConnectionFactory connectionFactory) {
 		return new RedisEvictionPolicyReader(connectionFactory);
@@ -25,7 +30,7 @@ class RedisEvictionPolicyConfiguration {
 	RedisEvictionPolicyGuard redisEvictionPolicyGuard(RedisEvictionPolicyReader reader,
 			ModelgateIdempotencyProperties properties) {
 		return new RedisEvictionPolicyGuard(reader, properties.getRedis().isRequireNoeviction(),
-				properties.getOperationTimeout());
+				properties.getOperationTimeout(), RETRY_INTERVAL);
 	}
 
 	@Bean

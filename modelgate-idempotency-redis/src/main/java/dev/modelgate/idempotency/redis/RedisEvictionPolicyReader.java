@@ -26,7 +26,9 @@ import dev.modelgate.idempotency.redis.RedisEvictionPolicy.Source;
  *
  * <p>A command the server refused is not asked again by the same reader: a health check that reads the
  * policy every few seconds would otherwise add a {@code NOPERM} entry to the server's {@code ACL LOG}
- * each time.
+ * each time. Only the server's own error reply ({@code NOPERM}, {@code ERR unknown command}) counts as
+ * a refusal: a timeout, an interruption or a lost connection says nothing about the policy, is thrown,
+ * and the next read asks again.
  */
 public class RedisEvictionPolicyReader {
 
@@ -113,15 +115,33 @@ public class RedisEvictionPolicyReader {
 	}
 
 	/**
-	 * The server's refusal, such as {@code NOPERM ...} or {@code ERR unknown command 'CONFIG'}; failures to
-	 * reach it are thrown instead, since they do not mean the command is refused.
+	 * The server's refusal, such as {@code NOPERM ...} or {@code ERR unknown command 'CONFIG'}; any other
+	 * failure (the server not reached, not answering in time, the reading thread interrupted) is thrown
+	 * instead, since it does not mean the command is refused.
 	 */
 	private static String refusal(DataAccessException ex) {
-		if (ex instanceof RedisConnectionFailureException || ex instanceof TransientDataAccessException) {
+		Throwable cause = NestedExceptionUtils.getMostSpecificCause(ex);
+		if (ex instanceof RedisConnectionFailureException || ex instanceof TransientDataAccessException
+				|| !isErrorReply(cause)) {
 			throw ex;
 		}
-		Throwable cause = NestedExceptionUtils.getMostSpecificCause(ex);
 		return (cause.getMessage() != null) ? cause.getMessage() : cause.getClass().getName();
+	}
+
+	/**
+	 * Whether a client's exception is the server's error reply: Lettuce's
+	 * {@code RedisCommandExecutionException} or Jedis's {@code JedisDataException} (its ACL subclass
+	 * included). Named, not imported, since either client may be absent.
+	 */
+	static boolean isErrorReply(Throwable cause) {
+		for (Class<?> type = cause.getClass(); type != null; type = type.getSuperclass()) {
+			String name = type.getName();
+			if (name.equals("io.lettuce.core.RedisCommandExecutionException")
+					|| name.equals("redis.clients.jedis.exceptions.JedisDataException")) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 }

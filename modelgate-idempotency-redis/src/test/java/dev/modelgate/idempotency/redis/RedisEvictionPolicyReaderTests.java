@@ -2,7 +2,11 @@ package dev.modelgate.idempotency.redis;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +19,7 @@ import dev.modelgate.idempotency.testsupport.RedisProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The eviction policy read from real servers, each started with the policy under test: with CONFIG GET, with
@@ -63,6 +68,38 @@ class RedisEvictionPolicyReaderTests {
 			// One refusal, so one NOPERM in the server's ACL log, however often the policy is read.
 			assertThat(redis.cli("INFO", "commandstats"))
 				.containsPattern("cmdstat_config\\|get:calls=0,.*rejected_calls=1,");
+		}
+	}
+
+	/**
+	 * A read given up while Redis is slow (the start-up check's thread interrupted at its timeout) says
+	 * nothing about the policy: it fails, and the next read asks again and gets the policy, rather than
+	 * an "unknown" kept for the life of the process.
+	 */
+	@Test
+	void readInterruptedWhileRedisIsSlowIsNotARefusalAndTheNextReadAsksAgain() throws Exception {
+		try (RedisProcess redis = RedisProcess.start("--maxmemory-policy", "allkeys-lru")) {
+			LettuceConnectionFactory factory = redis.connectionFactory();
+			try {
+				RedisEvictionPolicyReader reader = new RedisEvictionPolicyReader(factory);
+				factory.getConnection().close();
+				redis.freeze();
+				FutureTask<RedisEvictionPolicy> read = new FutureTask<>(reader::read);
+				Thread reading = new Thread(read, "eviction-policy-read");
+				reading.start();
+				await().atMost(Duration.ofSeconds(10)).until(() -> reading.getState() == Thread.State.TIMED_WAITING
+						|| reading.getState() == Thread.State.WAITING);
+				reading.interrupt();
+				assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> read.get(10, TimeUnit.SECONDS));
+				redis.resume();
+				RedisEvictionPolicy policy = reader.read();
+				assertThat(policy.isKnown()).isTrue();
+				assertThat(policy.name()).isEqualTo("allkeys-lru");
+			}
+			finally {
+				redis.resume();
+				factory.destroy();
+			}
 		}
 	}
 
