@@ -29,6 +29,7 @@ public final class AsyncIdempotencyCoordinator {
 	public AsyncIdempotencyCoordinator(AsyncIdempotencyStore store, Delayer delayer) {
 		this.store = store;
 		this.delayer = delayer;
+		LeaseTokens.seed();
 	}
 
 	/** {@return the store as this coordinator calls it} */

@@ -41,6 +41,7 @@ public class IdempotencyCoordinator implements AutoCloseable {
 			ExecutorService storeCalls, boolean ownsThreads) {
 		this.store = store;
 		this.heartbeats = heartbeats;
+		LeaseTokens.seed();
 		this.storeCalls = storeCalls;
 		this.ownsThreads = ownsThreads;
 	}

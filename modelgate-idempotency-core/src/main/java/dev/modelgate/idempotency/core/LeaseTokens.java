@@ -20,6 +20,14 @@ final class LeaseTokens {
 	private LeaseTokens() {
 	}
 
+	/**
+	 * Seeds the generator now, if it is not yet: a coordinator calls this when it is made, so that the
+	 * seed's file read happens where blocking is allowed, never on the first request's event loop.
+	 */
+	static void seed() {
+		// Loading this class seeded RANDOM.
+	}
+
 	/** {@return a new token, 32 hexadecimal digits} */
 	static String next() {
 		byte[] bytes = new byte[16];
