@@ -17,6 +17,8 @@ published=(
   modelgate-idempotency-webflux
   modelgate-idempotency-gateway
   modelgate-idempotency-test
+  modelgate-idempotency-spring
+  modelgate-autoconfigure-common
   modelgate-autoconfigure
   modelgate-spring-boot-starter
   spring-boot3
