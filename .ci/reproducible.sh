@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 published=(
+  build-parent
   modelgate-idempotency-bom
   modelgate-idempotency-core
   modelgate-idempotency-redis
