@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 published=(
+  build-parent
   modelgate-idempotency-bom
   modelgate-idempotency-core
   modelgate-idempotency-redis
@@ -17,6 +18,8 @@ published=(
   modelgate-idempotency-webflux
   modelgate-idempotency-gateway
   modelgate-idempotency-test
+  modelgate-idempotency-spring
+  modelgate-autoconfigure-common
   modelgate-autoconfigure
   modelgate-spring-boot-starter
   spring-boot3

@@ -1,18 +1,32 @@
 package dev.modelgate.idempotency.architecture;
 
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.jar.JarFile;
+
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.modelgate.idempotency.actuate.IdempotencyRecords;
+
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The arrows between the modules point one way: the core knows no Spring, servlet, store client or
- * Jackson; a store knows no web layer; the web layer knows no store. Checked on the compiled classes
- * of the published jars, as every application's class path sees them.
+ * Jackson; a store knows no web layer; the web layer knows no store; what both Spring Boot lines share
+ * without Boot knows no Spring Boot. Checked on the compiled classes of the published jars, as every
+ * application's class path sees them.
  */
 class ModuleDependencyRulesTests {
 
@@ -126,6 +140,42 @@ class ModuleDependencyRulesTests {
 					"jakarta.servlet..", "reactor..", "org.springframework.web.servlet..",
 					"org.springframework.web.reactive..", "org.springframework.web.server..")
 			.check(classes);
+	}
+
+	@Test
+	void springModuleUsesNoSpringBootAndNoJackson() throws Exception {
+		JavaClasses spring = importRoot(IdempotencyRecords.class);
+		assertThat(spring).isNotEmpty();
+		noClasses().should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework.boot..", "tools.jackson..", "com.fasterxml.jackson..")
+			.check(spring);
+	}
+
+	/** A package split over two jars would make the jars unusable as modules, and the code hard to find. */
+	@Test
+	void everyPackageIsInOneJar() {
+		Map<String, Set<String>> roots = new TreeMap<>();
+		for (JavaClass javaClass : classes) {
+			javaClass.getSource().ifPresent((source) -> {
+				String uri = source.getUri().toString();
+				String root = uri.substring(0, uri.length() - (javaClass.getName().replace('.', '/') + ".class").length());
+				roots.computeIfAbsent(javaClass.getPackageName(), (name) -> new TreeSet<>()).add(root);
+			});
+		}
+		assertThat(roots).allSatisfy((name, where) -> assertThat(where).as(name).hasSize(1));
+	}
+
+	/** The classes of the jar or directory that holds {@code type}. */
+	private static JavaClasses importRoot(Class<?> type) throws URISyntaxException, IOException {
+		Path root = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+		ClassFileImporter importer = new ClassFileImporter();
+		if (Files.isDirectory(root)) {
+			return importer.importPath(root);
+		}
+		try (JarFile jar = new JarFile(root.toFile())) {
+			return importer.importJar(jar);
+		}
 	}
 
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,7 +20,6 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
-import dev.modelgate.idempotency.actuate.IdempotencyStoreHealthIndicator;
 import dev.modelgate.idempotency.testsupport.RedisProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,14 +45,20 @@ abstract class AbstractRedisEvictionPolicyGuardTests {
 
 	private static RedisProcess keeping;
 
+	private final LineHealth health;
+
 	private final ApplicationContextRunner contextRunner;
 
-	/** @param redisAutoConfiguration the Boot line's Redis auto-configuration */
-	protected AbstractRedisEvictionPolicyGuardTests(Class<?> redisAutoConfiguration) {
+	/**
+	 * @param redisAutoConfiguration the Boot line's Redis auto-configuration
+	 * @param health the Boot line's idempotency health
+	 */
+	protected AbstractRedisEvictionPolicyGuardTests(Class<?> redisAutoConfiguration, LineHealth health) {
+		this.health = health;
 		this.contextRunner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(redisAutoConfiguration,
 					ModelgateIdempotencyAutoConfiguration.class,
-					ModelgateIdempotencyHealthContributorAutoConfiguration.class))
+					health.autoConfiguration()))
 			.withPropertyValues("modelgate.idempotency.store=redis");
 	}
 
@@ -88,7 +92,7 @@ abstract class AbstractRedisEvictionPolicyGuardTests {
 	@Test
 	void redisThatEvictsIsUpInHealthWithItsPolicyAndAWarning() {
 		this.contextRunner.withPropertyValues(redis(evicting)).run((context) -> {
-			StoreHealth health = health(context);
+			LineHealth.StoreHealth health = health(context);
 			assertThat(health.status()).isEqualTo("UP");
 			assertThat(health.details()).containsEntry("store", "redis")
 				.containsEntry("evictionPolicy", "allkeys-lru")
@@ -120,7 +124,7 @@ abstract class AbstractRedisEvictionPolicyGuardTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(output).doesNotContain("maxmemory-policy");
-				StoreHealth health = health(context);
+				LineHealth.StoreHealth health = health(context);
 				assertThat(health.status()).isEqualTo("UP");
 				assertThat(health.details()).containsEntry("evictionPolicy", "noeviction").doesNotContainKey("warning");
 			});
@@ -146,7 +150,7 @@ abstract class AbstractRedisEvictionPolicyGuardTests {
 				assertThat(output).containsOnlyOnce("The Redis maxmemory-policy could not be read (")
 					.contains("NOPERM", "unless it is noeviction, under memory pressure Redis evicts idempotency records",
 							"allow the Redis user CONFIG GET or INFO (ACL +config|get or +info)");
-				StoreHealth health = health(context);
+				LineHealth.StoreHealth health = health(context);
 				assertThat(health.status()).isEqualTo("UP");
 				assertThat(health.details()).containsEntry("evictionPolicy", "unknown").containsKey("warning");
 			});
@@ -247,9 +251,8 @@ abstract class AbstractRedisEvictionPolicyGuardTests {
 	}
 
 	/** The idempotency health, read with the Boot line's health API (which only the types differ in). */
-	private static StoreHealth health(AssertableApplicationContext context) {
-		var health = context.getBean("idempotencyHealthIndicator", IdempotencyStoreHealthIndicator.class).health();
-		return new StoreHealth(health.getStatus().getCode(), health.getDetails());
+	private LineHealth.StoreHealth health(AssertableApplicationContext context) {
+		return this.health.read(context);
 	}
 
 	private static String[] redis(RedisProcess server) {
@@ -261,9 +264,6 @@ abstract class AbstractRedisEvictionPolicyGuardTests {
 			return new String[] { "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + socket.getLocalPort(),
 					"spring.data.redis.connect-timeout=500ms" };
 		}
-	}
-
-	private record StoreHealth(String status, Map<String, Object> details) {
 	}
 
 }

@@ -13,7 +13,6 @@ import org.springframework.boot.test.context.runner.ReactiveWebApplicationContex
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-import dev.modelgate.idempotency.actuate.IdempotencyStoreHealthIndicator;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.BeginResult.Outcome;
@@ -41,16 +40,22 @@ abstract class AbstractRedisReactiveStoreTests {
 
 	private final Class<?> redisAutoConfiguration;
 
+	private final LineHealth health;
+
 	private final String prefix = "modelgate:test:" + UUID.randomUUID() + ":";
 
 	private final ReactiveWebApplicationContextRunner reactive;
 
-	/** @param redisAutoConfiguration the Boot line's Redis auto-configuration */
-	protected AbstractRedisReactiveStoreTests(Class<?> redisAutoConfiguration) {
+	/**
+	 * @param redisAutoConfiguration the Boot line's Redis auto-configuration
+	 * @param health the Boot line's idempotency health
+	 */
+	protected AbstractRedisReactiveStoreTests(Class<?> redisAutoConfiguration, LineHealth health) {
+		this.health = health;
 		this.redisAutoConfiguration = redisAutoConfiguration;
 		this.reactive = new ReactiveWebApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(redisAutoConfiguration, ModelgateIdempotencyAutoConfiguration.class,
-					ModelgateIdempotencyHealthContributorAutoConfiguration.class))
+					health.autoConfiguration()))
 			.withPropertyValues(redisProperties());
 	}
 
@@ -95,9 +100,8 @@ abstract class AbstractRedisReactiveStoreTests {
 	@Test
 	void healthIsTheBlockingStoresCheck() {
 		this.reactive.run((context) -> {
-			assertThat(context).hasSingleBean(IdempotencyStoreHealthIndicator.class);
-			assertThat(context.getBean(IdempotencyStoreHealthIndicator.class).health().getStatus().getCode())
-				.isEqualTo("UP");
+			assertThat(context).hasSingleBean(this.health.indicator());
+			assertThat(this.health.read(context).status()).isEqualTo("UP");
 		});
 	}
 

@@ -15,7 +15,6 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.modelgate.idempotency.actuate.IdempotencyStoreHealthIndicator;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.BeginResult.Outcome;
 import dev.modelgate.idempotency.core.IdempotencyStore;
@@ -49,14 +48,20 @@ abstract class AbstractRedisStoreTlsTests {
 
 	private static TestCertificates certificates;
 
+	private final LineHealth health;
+
 	private final ApplicationContextRunner contextRunner;
 
-	/** @param redisAutoConfiguration the Boot line's Redis auto-configuration */
-	protected AbstractRedisStoreTlsTests(Class<?> redisAutoConfiguration) {
+	/**
+	 * @param redisAutoConfiguration the Boot line's Redis auto-configuration
+	 * @param health the Boot line's idempotency health
+	 */
+	protected AbstractRedisStoreTlsTests(Class<?> redisAutoConfiguration, LineHealth health) {
+		this.health = health;
 		this.contextRunner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, redisAutoConfiguration,
 					ModelgateIdempotencyAutoConfiguration.class,
-					ModelgateIdempotencyHealthContributorAutoConfiguration.class))
+					health.autoConfiguration()))
 			.withPropertyValues("modelgate.idempotency.store=redis", "spring.data.redis.timeout=5s",
 					"spring.data.redis.ssl.bundle=redis");
 	}
@@ -80,8 +85,7 @@ abstract class AbstractRedisStoreTlsTests {
 				"spring.data.redis.password=" + PASSWORD,
 				"spring.ssl.bundle.pem.redis.truststore.certificate=file:" + certificates.caCertificate())
 			.run((context) -> {
-				assertThat(context.getBean(IdempotencyStoreHealthIndicator.class).health().getStatus().getCode())
-					.isEqualTo("UP");
+				assertThat(this.health.read(context).status()).isEqualTo("UP");
 				IdempotencyStore store = context.getBean(IdempotencyStore.class);
 				String scope = UUID.randomUUID().toString().replace("-", "");
 				String token = UUID.randomUUID().toString();

@@ -21,8 +21,9 @@ import org.springframework.boot.micrometer.observation.autoconfigure.Observation
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
-import dev.modelgate.idempotency.actuate.IdempotencyEndpoint;
-import dev.modelgate.idempotency.actuate.IdempotencyStoreHealthIndicator;
+import dev.modelgate.idempotency.actuate.endpoint.IdempotencyEndpoint;
+import dev.modelgate.idempotency.boot4.autoconfigure.IdempotencyStoreHealthIndicator;
+import dev.modelgate.idempotency.boot4.autoconfigure.ModelgateIdempotencyHealthContributorAutoConfiguration;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.micrometer.DefaultIdempotencyStoreObservationConvention;

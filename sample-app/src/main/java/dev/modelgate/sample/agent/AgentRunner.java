@@ -11,7 +11,7 @@ import dev.modelgate.idempotency.core.DerivedKeys;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
 import dev.modelgate.idempotency.core.IdempotentCall;
 import dev.modelgate.idempotency.core.ResultCodec;
-import dev.modelgate.idempotency.operation.JsonResultCodec;
+import dev.modelgate.idempotency.operation.jackson.JsonResultCodec;
 
 /**
  * A small agent: it plans, mails a report, opens a ticket and answers. The two steps with side

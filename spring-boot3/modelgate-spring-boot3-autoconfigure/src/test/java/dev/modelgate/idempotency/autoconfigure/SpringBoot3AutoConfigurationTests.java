@@ -29,8 +29,9 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 import dev.modelgate.idempotency.IdempotentOperation;
-import dev.modelgate.idempotency.actuate.IdempotencyEndpoint;
-import dev.modelgate.idempotency.actuate.IdempotencyStoreHealthIndicator;
+import dev.modelgate.idempotency.actuate.endpoint.IdempotencyEndpoint;
+import dev.modelgate.idempotency.boot3.autoconfigure.IdempotencyStoreHealthIndicator;
+import dev.modelgate.idempotency.boot3.autoconfigure.ModelgateIdempotencyHealthContributorAutoConfiguration;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;

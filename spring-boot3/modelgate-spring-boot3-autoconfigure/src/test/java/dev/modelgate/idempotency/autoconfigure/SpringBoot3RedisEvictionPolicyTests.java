@@ -2,6 +2,9 @@ package dev.modelgate.idempotency.autoconfigure;
 
 import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 
+import dev.modelgate.idempotency.boot3.autoconfigure.IdempotencyStoreHealthIndicator;
+import dev.modelgate.idempotency.boot3.autoconfigure.ModelgateIdempotencyHealthContributorAutoConfiguration;
+
 /**
  * The Redis store's eviction guard on Spring Boot 3.5: the Boot 4 module's tests, after Spring Boot
  * 3's Redis auto-configuration, in Spring Boot 3's health, and with the failure analyzer registered
@@ -10,7 +13,8 @@ import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 class SpringBoot3RedisEvictionPolicyTests extends AbstractRedisEvictionPolicyGuardTests {
 
 	SpringBoot3RedisEvictionPolicyTests() {
-		super(RedisAutoConfiguration.class);
+		super(RedisAutoConfiguration.class, new LineHealth(ModelgateIdempotencyHealthContributorAutoConfiguration.class,
+				IdempotencyStoreHealthIndicator.class));
 	}
 
 }

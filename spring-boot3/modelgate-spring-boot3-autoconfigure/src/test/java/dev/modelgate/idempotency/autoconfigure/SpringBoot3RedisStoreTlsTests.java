@@ -2,6 +2,9 @@ package dev.modelgate.idempotency.autoconfigure;
 
 import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 
+import dev.modelgate.idempotency.boot3.autoconfigure.IdempotencyStoreHealthIndicator;
+import dev.modelgate.idempotency.boot3.autoconfigure.ModelgateIdempotencyHealthContributorAutoConfiguration;
+
 /**
  * On Spring Boot 3.5, the Redis store over TLS: the Boot 4 module's tests, with the same
  * {@code spring.data.redis.ssl.bundle} and PEM bundle properties, after Spring Boot 3's Redis
@@ -10,7 +13,8 @@ import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 class SpringBoot3RedisStoreTlsTests extends AbstractRedisStoreTlsTests {
 
 	SpringBoot3RedisStoreTlsTests() {
-		super(RedisAutoConfiguration.class);
+		super(RedisAutoConfiguration.class, new LineHealth(ModelgateIdempotencyHealthContributorAutoConfiguration.class,
+				IdempotencyStoreHealthIndicator.class));
 	}
 
 }

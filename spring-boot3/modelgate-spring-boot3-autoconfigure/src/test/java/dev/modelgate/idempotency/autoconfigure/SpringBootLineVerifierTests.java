@@ -11,6 +11,7 @@ import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
 import dev.modelgate.idempotency.autoconfigure.SpringBootLineVerifier.Line;
+import dev.modelgate.idempotency.boot3.autoconfigure.SpringBoot3LineVerifier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
