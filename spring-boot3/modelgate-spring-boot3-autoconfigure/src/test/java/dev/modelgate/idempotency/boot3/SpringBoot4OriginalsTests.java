@@ -30,7 +30,7 @@ class SpringBoot4OriginalsTests {
 	private static final Map<String, String> ORIGINALS = Map.ofEntries(
 			original("actuate/IdempotencyStoreHealthIndicator.java", "ab672ddc345d07e8"),
 			original("autoconfigure/ModelgateIdempotencyHealthContributorAutoConfiguration.java", "731b4c87c777f33c"),
-			original("autoconfigure/ProblemRendererConfiguration.java", "7f8ab7b2392eee83"),
+			original("autoconfigure/ProblemRendererConfiguration.java", "ebe32f0ac32b64ad"),
 			original("autoconfigure/OperationJsonConfiguration.java", "53640e353787bd4b"),
 			original("operation/JacksonOperationJson.java", "98f3dbbe4704ac59"),
 			original("operation/JsonResultCodec.java", "c7da0929e2a8e5c5"),
