@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.benchmarks;
 
 import java.util.Collection;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (the replica acknowledgement benchmark starts its own redis-server processes).
  * The numbers mean nothing here; real runs use the benchmarks jar (see docs/BENCHMARKS.md).
  */
+@Tag("process")
 class BenchmarksSmokeTests {
 
 	@Test

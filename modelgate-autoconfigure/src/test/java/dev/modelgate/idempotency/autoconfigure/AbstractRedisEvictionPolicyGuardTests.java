@@ -8,6 +8,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Both Boot lines run these tests (the Boot 3 module compiles this source): a subclass names its
  * line's Redis auto-configuration, the one thing that differs.
  */
+@Tag("boot")
 @ExtendWith(OutputCaptureExtension.class)
 abstract class AbstractRedisEvictionPolicyGuardTests {
 

@@ -14,6 +14,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import reactor.blockhound.BlockHound;
 import tools.jackson.databind.JsonNode;
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * watching every non-blocking thread (a blocking call there fails the request that made it);
  * subclasses choose the store.
  */
+@Tag("boot")
 @SpringBootTest(classes = ReactiveTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "spring.main.web-application-type=reactive", "modelgate.idempotency.max-request-size=8KB",
 				"modelgate.idempotency.max-response-size=8KB",

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -20,6 +21,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Expired records are deleted in batches, and only expired ones.
  */
+@Tag("store")
 class JdbcIdempotencyPurgeTests {
 
 	private static final String TABLE = "modelgate_idempotency_purge_test";

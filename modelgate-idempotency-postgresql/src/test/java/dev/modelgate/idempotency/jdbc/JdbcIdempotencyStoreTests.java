@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 /**
  * The store contract, and what only the PostgreSQL store promises, on a real server.
  */
+@Tag("store")
 class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	private static final String TABLE = "modelgate_idempotency_test";

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The stream contract on a real PostgreSQL, and that a record's events leave the events table with it.
  */
+@Tag("store")
 class JdbcStreamStoreTests extends StreamStoreContractTests {
 
 	private static final String TABLE = "modelgate_idempotency_stream_test";

@@ -9,6 +9,7 @@ import javax.sql.DataSource;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * Transactional completion: a business transaction on the store's database commits the record's
  * "applied" mark with its effects, or rolls back when the attempt lost its lease.
  */
+@Tag("store")
 class JdbcTransactionalCompletionTests {
 
 	private static final String TABLE = "modelgate_idempotency_tx_test";

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.Properties;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.RedisConnectionFailureException;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * INFO for an ACL user not allowed CONFIG, unknown for a user allowed neither, and a failure for a server
  * that cannot be reached.
  */
+@Tag("store")
 class RedisEvictionPolicyReaderTests {
 
 	@Test

@@ -23,6 +23,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import reactor.blockhound.BlockHound;
 import reactor.blockhound.BlockingOperationError;
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * client of a concurrent burst gets an answer. BlockHound watches Netty's threads: a blocking call on
  * the route's path (gateway, filter, engine, store adapter) fails the request that made it.
  */
+@Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.provider.api-key=test-provider-key", "modelgate.idempotency.in-progress=wait",
 				// Generous, so that a loaded machine does not turn a slow store call into a 503.

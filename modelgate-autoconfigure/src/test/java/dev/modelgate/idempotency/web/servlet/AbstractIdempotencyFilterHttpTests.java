@@ -16,6 +16,7 @@ import java.util.zip.CRC32;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every row of the contract's tables, over real HTTP on a real server; subclasses choose the store.
  */
+@Tag("boot")
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.idempotency.max-request-size=64KB", "modelgate.idempotency.max-response-size=64KB",
 				"modelgate.idempotency.client-identity-header=Authorization",

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * idempotent by {@code modelgate.idempotency.routes} or by the {@link IdempotentRoute} attribute, and
  * an unannotated controller covered by a declared route; subclasses choose the store.
  */
+@Tag("boot")
 @SpringBootTest(classes = { TestApplication.class, FunctionalRoutes.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.idempotency.client-identity-header=Authorization",

@@ -24,6 +24,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -48,6 +49,7 @@ import static org.awaitility.Awaitility.await;
  * Recorded Server-Sent Events over real HTTP on a real server, with real threads and counts of
  * handler runs; subclasses choose the store.
  */
+@Tag("boot")
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.idempotency.client-identity-header=Authorization",
 				"modelgate.idempotency.operation-timeout=10s", "modelgate.idempotency.stream.max-events=20",

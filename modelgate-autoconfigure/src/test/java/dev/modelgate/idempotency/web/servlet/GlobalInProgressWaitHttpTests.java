@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code inProgress} to the default waits for the first response and gets it replayed, while an
  * endpoint that says {@code REJECT} still answers 409 at once.
  */
+@Tag("boot")
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.idempotency.store=memory", "modelgate.idempotency.in-progress=wait",
 				"modelgate.idempotency.wait-timeout=10s", "modelgate.idempotency.operation-timeout=10s",
