@@ -86,7 +86,7 @@ class JdbcBoundedCallsTests {
 	void aStatementThatWaitsForTheDatabaseLongerThanTheNetworkTimeoutFailsWithinIt() throws Exception {
 		String token = UUID.randomUUID().toString();
 		this.store.begin(this.scope, "fp", token, Duration.ofMillis(1));
-		Thread.sleep(20);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, this.scope);
 		// The record expired: a begin takes it over, and waits for the row lock held here.
 		try (Connection locker = PostgresTestServer.dataSource().getConnection()) {
 			locker.setAutoCommit(false);

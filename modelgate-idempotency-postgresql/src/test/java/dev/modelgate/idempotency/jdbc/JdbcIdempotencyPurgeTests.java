@@ -77,7 +77,9 @@ class JdbcIdempotencyPurgeTests {
 		for (int i = 0; i < 3; i++) {
 			this.store.begin(randomHex(), "fp", randomHex(), LONG);
 		}
-		Thread.sleep(EXPIRED_SOON.toMillis() + 100);
+		// The records that expire soon were written before these two, each with the same time to live.
+		DatabaseDeadlines.awaitExpired(TABLE, completedExpired);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, appliedLeaseExpired);
 
 		this.statements.set(0);
 		assertThat(this.store.purgeExpired(3)).isEqualTo(8);

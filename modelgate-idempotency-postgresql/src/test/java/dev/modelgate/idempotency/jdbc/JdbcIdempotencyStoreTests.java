@@ -54,7 +54,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 	void concurrentBeginsTakeOverAnExpiredRecordExactlyOnce() throws Exception {
 		String scope = scopeHash();
 		store().begin(scope, "fp", token(), SHORT_LEASE);
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, scope);
 		assertOneAcquiresAndTheRestSeeItInProgress(raceBegins(scope, 24));
 		assertThat(column(scope, "version", Long.class)).isEqualTo(2);
 	}
@@ -64,7 +64,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		String scope = scopeHash();
 		String stale = token();
 		store().begin(scope, "fp", stale, SHORT_LEASE);
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, scope);
 		String current = token();
 		assertThat(store().begin(scope, "fp", current, LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 
@@ -116,7 +116,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		assertThat(store().begin(scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.IN_PROGRESS);
 		assertThat(store().begin(scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.MISMATCH);
 
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, scope);
 		BeginResult retry = store().begin(scope, "fp", token(), LONG);
 		assertThat(retry.outcome()).isEqualTo(Outcome.COMPLETED);
 		assertThat(retry.stored()).isNull();
@@ -141,7 +141,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		String holder = token();
 		store().begin(scope, "fp", holder, SHORT_LEASE);
 		jdbcStore().markApplied(scope, holder);
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, scope);
 		assertThat(store().complete(scope, holder, binaryOutcome(), LONG)).isTrue();
 		assertThat(store().begin(scope, "fp", token(), LONG).stored()).isEqualTo(binaryOutcome());
 	}

@@ -95,7 +95,7 @@ class JdbcStoreRoundTripTests {
 	@Test
 	void takeOverOfAnExpiredRecordIsOneStatementOnOneConnection() throws Exception {
 		acquire(SHORT_LEASE);
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, this.scope);
 		this.dataSource.take();
 		assertThat(this.store.begin(this.scope, "fp", randomHex(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 		assertOneRelaxedStatement(this.dataSource.take());

@@ -37,14 +37,14 @@ class JdbcStreamStoreTests extends StreamStoreContractTests {
 	}
 
 	@Test
-	void releaseDeleteAndPurgeTakeTheRecordsEventsAlong() throws InterruptedException {
+	void releaseDeleteAndPurgeTakeTheRecordsEventsAlong() {
 		JdbcIdempotencyStore store = new JdbcIdempotencyStore(this.jdbcTemplate, TABLE);
 		String released = streamWithOneEvent(store, Duration.ofMinutes(5));
 		String deleted = streamWithOneEvent(store, Duration.ofMinutes(5));
 		String expired = streamWithOneEvent(store, Duration.ofMillis(200));
 		store.release(released, token(released));
 		store.delete(deleted);
-		Thread.sleep(400);
+		DatabaseDeadlines.awaitExpired(TABLE, expired);
 		store.purgeExpired(100);
 		for (String scope : List.of(released, deleted, expired)) {
 			assertThat(this.jdbcTemplate.queryForObject("SELECT count(*) FROM " + TABLE + "_events WHERE scope = ?",

@@ -89,7 +89,7 @@ class JdbcTemplateTransactionalCompletionTests {
 		IdempotencyTemplate dying = template(new DiesAfterBegin(this.store));
 		String first = dying.execute(call(), this::writeToOutbox);
 		assertThat(first).isEqualTo("queued");
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		DatabaseDeadlines.awaitEveryLeaseExpired(TABLE);
 
 		assertThatExceptionOfType(IdempotencyResultUnavailableException.class)
 			.isThrownBy(() -> template(this.store).execute(call(), this::writeToOutbox));
