@@ -78,6 +78,9 @@ public class ReactiveTestApplication {
 							if (method.getDeclaringClass() == AsyncIdempotencyStore.class) {
 								calls.getObject().count.incrementAndGet();
 							}
+							if (method.getName().equals("renew")) {
+								calls.getObject().renewals.incrementAndGet();
+							}
 							try {
 								return method.invoke(store, args);
 							}
@@ -115,8 +118,15 @@ public class ReactiveTestApplication {
 
 		final AtomicInteger count = new AtomicInteger();
 
+		final AtomicInteger renewals = new AtomicInteger();
+
 		public int get() {
 			return this.count.get();
+		}
+
+		/** {@return how many lease renewals the heartbeats asked the store for} */
+		public int renewals() {
+			return this.renewals.get();
 		}
 
 	}

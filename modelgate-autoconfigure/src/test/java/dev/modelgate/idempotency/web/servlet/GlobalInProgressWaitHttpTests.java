@@ -16,6 +16,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import dev.modelgate.idempotency.web.testapp.CountingStorePostProcessor;
 import dev.modelgate.idempotency.web.testapp.Invocations;
 import dev.modelgate.idempotency.web.testapp.TestApplication;
 
@@ -62,9 +63,10 @@ class GlobalInProgressWaitHttpTests {
 	void duplicateWaitsForTheRunningRequestAndGetsItsResponseReplayed() throws Exception {
 		String key = UUID.randomUUID().toString();
 		Future<HttpResponse<byte[]>> first = this.pool.submit(() -> this.http.postJson("/slow", key, "{}"));
-		awaitCount("slow", 1);
+		this.invocations.awaitCount("slow", 1);
+		int inProgressBefore = CountingStorePostProcessor.IN_PROGRESS_ANSWERS.get();
 		Future<HttpResponse<byte[]>> duplicate = this.pool.submit(() -> this.http.postJson("/slow", key, "{}"));
-		Thread.sleep(300);
+		CountingStorePostProcessor.awaitDuplicateWaiting(inProgressBefore);
 		assertThat(duplicate.isDone()).as("the duplicate waits while the first request runs").isFalse();
 		this.invocations.open();
 		HttpResponse<byte[]> firstResponse = first.get(10, TimeUnit.SECONDS);
@@ -81,21 +83,13 @@ class GlobalInProgressWaitHttpTests {
 	void endpointThatSaysRejectAnswersTheDuplicate409AtOnce() throws Exception {
 		String key = UUID.randomUUID().toString();
 		Future<HttpResponse<byte[]>> first = this.pool.submit(() -> this.http.postJson("/slow-reject", key, "{}"));
-		awaitCount("slow-reject", 1);
+		this.invocations.awaitCount("slow-reject", 1);
 		HttpResponse<byte[]> duplicate = this.http.postJson("/slow-reject", key, "{}");
 		assertThat(duplicate.statusCode()).isEqualTo(409);
 		assertThat(text(duplicate)).contains("\"code\":\"idempotency_request_in_progress\"");
 		this.invocations.open();
 		assertThat(first.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
 		assertThat(this.invocations.count("slow-reject")).isEqualTo(1);
-	}
-
-	private void awaitCount(String handler, int count) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (this.invocations.count(handler) < count && System.nanoTime() < deadline) {
-			Thread.sleep(10);
-		}
-		assertThat(this.invocations.count(handler)).isEqualTo(count);
 	}
 
 }
