@@ -36,9 +36,9 @@ class BenchmarksSmokeTests {
 					"dev.modelgate.idempotency.benchmarks.ScopeHashingBenchmark.scopeHash",
 					"dev.modelgate.idempotency.benchmarks.FingerprintBenchmark.canonicalJson",
 					"dev.modelgate.idempotency.benchmarks.ReplicaAcknowledgementBenchmark.newKey",
-					"dev.modelgate.idempotency.web.CapturingResponseBenchmark.captured",
-					"dev.modelgate.idempotency.web.IdempotencyFilterBenchmark.unannotatedFiltered",
-					"dev.modelgate.idempotency.web.IdempotencyFilterBenchmark.replayFiltered");
+					"dev.modelgate.idempotency.web.servlet.CapturingResponseBenchmark.captured",
+					"dev.modelgate.idempotency.web.servlet.IdempotencyFilterBenchmark.unannotatedFiltered",
+					"dev.modelgate.idempotency.web.servlet.IdempotencyFilterBenchmark.replayFiltered");
 		assertThat(results).allSatisfy((result) -> assertThat(result.getPrimaryResult().getScore()).isPositive());
 	}
 
