@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * every answer for a key must be the same bytes or a 409 in-progress error. Subclasses say which
  * store.
  */
+@Tag("process")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractDuplicateStormTests {
 

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * refused and the new holder's result must stand. Subclasses say which store, and what the paused
  * holder's own client gets.
  */
+@Tag("process")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractLeaseExpiryTests {
 

@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 
 import dev.modelgate.reliability.support.Answer;
@@ -46,6 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * out of reach (window 2, logged with its scope), or its handler failed and the key was released
  * (window 4, a 503 {@code service_unavailable}). Subclasses say which store and how it is taken away.
  */
+@Tag("process")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractStoreOutageTests {
 

@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a terminal {@code event: error} once the lease runs out (it never hangs), a retry after the lease
  * generates again, and a further retry replays. Subclasses say which store.
  */
+@Tag("process")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractStreamTests {
 

@@ -2,6 +2,7 @@ package dev.modelgate.reliability;
 
 import java.util.UUID;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.modelgate.reliability.support.Answer;
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * conditions): it starts and replays. AOT freezes what the build saw, so this runs the default
  * configuration (memory store, mock provider); the choice of store is made at build time in AOT mode.
  */
+@Tag("process")
 class AotSampleAppTests {
 
 	@Test

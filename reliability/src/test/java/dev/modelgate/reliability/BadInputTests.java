@@ -18,6 +18,7 @@ import net.jqwik.api.GenerationMode;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.Tag;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>Each property runs {@code jqwik.tries.default} tries (the build's {@code reliability.tries}).
  */
+@Tag("process")
 class BadInputTests {
 
 	private static final String RUN = ChatRequests.newTag("bad-input");

@@ -8,6 +8,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * mixed fleet. Each script runs on the node that owns its key's slot, through the reactive cluster
  * connection.
  */
+@Tag("process")
 class RedisClusterAsyncStoreContractTests extends AsyncIdempotencyStoreContractTests {
 
 	@RegisterExtension

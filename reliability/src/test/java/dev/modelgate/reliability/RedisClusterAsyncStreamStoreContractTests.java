@@ -2,6 +2,7 @@ package dev.modelgate.reliability;
 
 import java.time.Duration;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
@@ -15,6 +16,7 @@ import dev.modelgate.reliability.support.RedisClusterExtension;
  * The asynchronous stream contract on a local three-master Redis Cluster the suite starts itself, with
  * the blocking store on the same cluster: each stream script runs on the node that owns the key's slot.
  */
+@Tag("process")
 class RedisClusterAsyncStreamStoreContractTests extends AsyncStreamStoreContractTests {
 
 	@RegisterExtension

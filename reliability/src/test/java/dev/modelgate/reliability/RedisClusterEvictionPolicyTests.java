@@ -1,5 +1,6 @@
 package dev.modelgate.reliability;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The eviction policy of a local three-master Redis Cluster: asked of every master, and one master that
  * evicts is enough for the answer to be its policy, since the records in its slots are at risk.
  */
+@Tag("process")
 class RedisClusterEvictionPolicyTests {
 
 	@RegisterExtension

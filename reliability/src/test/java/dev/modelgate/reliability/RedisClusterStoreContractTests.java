@@ -2,6 +2,7 @@ package dev.modelgate.reliability;
 
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Cluster the suite starts itself. Each transition is one script on one key, so each runs on the
  * node that owns the key's slot.
  */
+@Tag("process")
 class RedisClusterStoreContractTests extends IdempotencyStoreContractTests {
 
 	@RegisterExtension

@@ -1,5 +1,6 @@
 package dev.modelgate.reliability;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.modelgate.idempotency.core.IdempotencyStore;
@@ -11,6 +12,7 @@ import dev.modelgate.reliability.support.RedisClusterExtension;
  * The stream contract on a local three-master Redis Cluster the suite starts itself: a stream lives
  * in its record's own hash, so each stream script too runs on the one node that owns the key's slot.
  */
+@Tag("process")
 class RedisClusterStreamStoreContractTests extends StreamStoreContractTests {
 
 	@RegisterExtension

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * key that ran while the replica lagged runs again (its record died with the primary); with them,
  * those keys are refused (503) while the replica lags, and no key runs twice.
  */
+@Tag("process")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisSentinelFailoverTests {
 

@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (the one Spring Boot builds from {@code spring.data.redis.sentinel.*}), with replica
  * acknowledgements on: the store's own connections find the primary through the Sentinels too.
  */
+@Tag("process")
 class RedisSentinelStoreContractTests extends IdempotencyStoreContractTests {
 
 	private static final String PREFIX = "modelgate:idempotency:";

@@ -8,6 +8,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.modelgate.reliability.support.ChatRequests;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * events after the old one's: the new stream is another generation, and its events 4, 5... are not
  * the continuation of the 1, 2, 3 it has.
  */
+@Tag("process")
 class StreamTakeoverSpliceTests {
 
 	private static final Pattern CHUNK_ID = Pattern.compile("\"id\":\"(chatcmpl-stub-\\d+)\"");

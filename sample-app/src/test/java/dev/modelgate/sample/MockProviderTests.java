@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The gateway as it starts from the README: no provider configured, no database, no Redis.
  */
+@Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class MockProviderTests {
 

@@ -3,6 +3,7 @@ package dev.modelgate.sample;
 import java.util.List;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code "stream": true} answered by the mock provider: OpenAI chat-completion chunks, word by word,
  * each sent as it is produced.
  */
+@Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class MockStreamingTests {
 

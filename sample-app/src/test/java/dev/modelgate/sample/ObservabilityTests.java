@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * look-ups of a record through the idempotency endpoint, all on the management port (bound to
  * loopback), none on the application port but the liveness and readiness statuses.
  */
+@Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class ObservabilityTests {
 

@@ -36,6 +36,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import static dev.modelgate.sample.GatewayClient.newKey;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Issue 12's "what must hold" for streams, with the official OpenAI Java client (and the JDK client
@@ -355,19 +356,14 @@ abstract class OpenAiJavaClientStreamIdempotencyTests extends StubbedProviderTes
 	}
 
 	/** Retries until the answer is a replay of the whole recorded stream (it may still be going). */
-	private HttpResponse<String> awaitReplayOfTheEnd() throws InterruptedException {
-		long deadline = System.nanoTime() + WAIT.toNanos();
-		while (true) {
-			HttpResponse<String> response = send(null);
-			List<Event> events = Event.parse(response.body());
+	private HttpResponse<String> awaitReplayOfTheEnd() {
+		HttpResponse<String> response = await().atMost(WAIT).until(() -> send(null), (answer) -> {
+			List<Event> events = Event.parse(answer.body());
 			boolean ended = !events.isEmpty() && events.get(events.size() - 1).data().equals("[DONE]");
-			if ((ended && response.headers().firstValue("Idempotent-Replayed").isPresent())
-					|| System.nanoTime() > deadline) {
-				assertThat(response.headers().firstValue("Idempotent-Replayed")).hasValue("true");
-				return response;
-			}
-			Thread.sleep(100);
-		}
+			return ended && answer.headers().firstValue("Idempotent-Replayed").isPresent();
+		});
+		assertThat(response.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		return response;
 	}
 
 	/** Reads until {@code count} events (blank-line terminated) have arrived. */

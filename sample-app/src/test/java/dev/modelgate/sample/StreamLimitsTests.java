@@ -5,6 +5,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The relay's limits: a slow mock (200ms before each word), streams of at most 500ms, one at a time.
  */
+@Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
 		"modelgate.provider.mock.chunk-delay=200ms", "modelgate.sample.stream.timeout=500ms",
 		"modelgate.sample.stream.max-concurrent=1" })

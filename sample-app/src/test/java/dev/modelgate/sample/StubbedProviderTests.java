@@ -1,6 +1,7 @@
 package dev.modelgate.sample;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -12,6 +13,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * Base of the tests that run the gateway against the {@link UpstreamStub}. Subclasses add no
  * configuration, so they all share one application context.
  */
+@Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.provider.api-key=test-provider-key", "modelgate.provider.timeout=1s" })
 abstract class StubbedProviderTests {

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The gateway pointed at a provider that refuses connections.
  */
+@Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class UnreachableProviderTests {
 

@@ -10,6 +10,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import static dev.modelgate.sample.GatewayClient.chatRequest;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code "stream": true} relayed from a real (stubbed) OpenAI-compatible provider, event by event.
@@ -115,11 +116,8 @@ class UpstreamStreamingTests extends StubbedProviderTests {
 
 		this.gateway.streamFirstEventThenHangUp(chatRequest(STREAM));
 
-		long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-		while (upstream.streamsCutOff() == 0 && System.nanoTime() < deadline) {
-			Thread.sleep(20);
-		}
-		// The 50 events would take 2.5s to write; the gateway hung up on the stub well before.
+		// The 50 events would take 2.5s to write; the gateway hangs up on the stub well before.
+		await().atMost(Duration.ofSeconds(2)).until(() -> upstream.streamsCutOff() > 0);
 		assertThat(upstream.streamsCutOff()).isEqualTo(1);
 	}
 

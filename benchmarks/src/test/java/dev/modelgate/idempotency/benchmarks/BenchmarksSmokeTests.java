@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.benchmarks;
 
 import java.util.Collection;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (the replica acknowledgement benchmark starts its own redis-server processes).
  * The numbers mean nothing here; real runs use the benchmarks jar (see docs/BENCHMARKS.md).
  */
+@Tag("process")
 class BenchmarksSmokeTests {
 
 	@Test
@@ -34,9 +36,9 @@ class BenchmarksSmokeTests {
 					"dev.modelgate.idempotency.benchmarks.ScopeHashingBenchmark.scopeHash",
 					"dev.modelgate.idempotency.benchmarks.FingerprintBenchmark.canonicalJson",
 					"dev.modelgate.idempotency.benchmarks.ReplicaAcknowledgementBenchmark.newKey",
-					"dev.modelgate.idempotency.web.CapturingResponseBenchmark.captured",
-					"dev.modelgate.idempotency.web.IdempotencyFilterBenchmark.unannotatedFiltered",
-					"dev.modelgate.idempotency.web.IdempotencyFilterBenchmark.replayFiltered");
+					"dev.modelgate.idempotency.web.servlet.CapturingResponseBenchmark.captured",
+					"dev.modelgate.idempotency.web.servlet.IdempotencyFilterBenchmark.unannotatedFiltered",
+					"dev.modelgate.idempotency.web.servlet.IdempotencyFilterBenchmark.replayFiltered");
 		assertThat(results).allSatisfy((result) -> assertThat(result.getPrimaryResult().getScore()).isPositive());
 	}
 

@@ -7,6 +7,7 @@ import java.util.UUID;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * health with it), requests get 503 and are counted as store_unavailable. The idempotency endpoint,
  * though exposed, stays off: it has no access unless given some.
  */
+@Tag("boot")
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.idempotency.store=redis", "management.endpoint.health.show-details=always",
 				"management.endpoints.web.exposure.include=health,idempotency",

@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.actuate;
 
 import java.net.http.HttpResponse;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -19,6 +20,7 @@ import dev.modelgate.idempotency.web.testapp.TestApplication;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The idempotency health contributor on a real server with a real Redis that answers, naming its eviction policy. */
+@Tag("boot")
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.idempotency.store=redis", "management.endpoint.health.show-details=always",
 				"spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })

@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Both Boot lines run these tests (the Boot 3 module compiles this source): a subclass names its
  * line's Redis auto-configuration, the one thing that differs.
  */
+@Tag("boot")
 @ExtendWith(OutputCaptureExtension.class)
 abstract class AbstractRedisEvictionPolicyGuardTests {
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -34,6 +35,7 @@ import static org.mockito.Mockito.mock;
  * declares its own. Both Boot lines run these tests (the Boot 3 module compiles this source): a
  * subclass names its line's Redis auto-configuration, the one thing that differs.
  */
+@Tag("boot")
 abstract class AbstractRedisReactiveStoreTests {
 
 	private static final Duration LONG = Duration.ofMinutes(5);

@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * <p>Both Boot lines run these tests (the Boot 3 module compiles this source), with the same
  * properties: a subclass names its line's Redis auto-configuration, the one thing that differs.
  */
+@Tag("boot")
 abstract class AbstractRedisStoreTlsTests {
 
 	private static final Duration LONG = Duration.ofMinutes(5);

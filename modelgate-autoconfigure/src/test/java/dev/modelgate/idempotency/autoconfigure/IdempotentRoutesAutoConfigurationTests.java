@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.autoconfigure;
 
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -29,6 +30,7 @@ import static org.springframework.web.servlet.function.RouterFunctions.route;
  * with the {@code IdempotentRoute} attribute are found, and an idempotent functional route the filter
  * cannot find per request stops start-up with an analysis.
  */
+@Tag("boot")
 class IdempotentRoutesAutoConfigurationTests {
 
 	private final WebApplicationContextRunner contextRunner = new WebApplicationContextRunner()

@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 /**
  * The schema script creates a working table under the configured name, and only when asked to.
  */
+@Tag("store")
 class JdbcIdempotencySchemaInitializerTests {
 
 	private static final String SCHEMA = "modelgate_init_test";

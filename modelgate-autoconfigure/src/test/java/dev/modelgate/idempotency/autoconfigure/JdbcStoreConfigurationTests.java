@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 
@@ -40,6 +41,7 @@ import static org.mockito.Mockito.mock;
 /**
  * When the JDBC store is configured, what it brings along, and when it backs off.
  */
+@Tag("boot")
 class JdbcStoreConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

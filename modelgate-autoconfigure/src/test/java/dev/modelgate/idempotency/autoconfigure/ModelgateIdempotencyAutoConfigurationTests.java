@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,6 +64,7 @@ import static org.mockito.Mockito.mock;
  * Every condition of {@link ModelgateIdempotencyAutoConfiguration}: which store is chosen, backing off
  * to user beans, switching off, and failing start-up with a message that says how to fix it.
  */
+@Tag("boot")
 @ExtendWith(OutputCaptureExtension.class)
 class ModelgateIdempotencyAutoConfigurationTests {
 

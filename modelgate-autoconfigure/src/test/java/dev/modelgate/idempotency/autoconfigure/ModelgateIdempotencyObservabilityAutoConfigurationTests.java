@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springdoc.core.customizers.GlobalOperationCustomizer;
 import tools.jackson.databind.JsonNode;
@@ -39,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with Spring Boot's health support and while enabled, the endpoint only when given access and
  * exposed, the OpenAPI customizer only with springdoc, and none of them when the starter is off.
  */
+@Tag("boot")
 class ModelgateIdempotencyObservabilityAutoConfigurationTests {
 
 	private final WebApplicationContextRunner contextRunner = new WebApplicationContextRunner()

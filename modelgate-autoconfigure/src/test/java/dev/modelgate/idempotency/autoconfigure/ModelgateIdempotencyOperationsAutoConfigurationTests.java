@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.autoconfigure;
 
 import java.time.Duration;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * When {@link ModelgateIdempotencyOperationsAutoConfiguration} provides the template and the
  * {@code @IdempotentOperation} support, and when it backs off.
  */
+@Tag("boot")
 class ModelgateIdempotencyOperationsAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,6 +38,7 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
  * takes, and settings that can work still start. The checks are the properties' own Spring Validator,
  * so they run without a Bean Validation provider, which the starter does not bring.
  */
+@Tag("boot")
 @ExtendWith(OutputCaptureExtension.class)
 class ModelgateIdempotencySettingsValidationTests {
 

@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.autoconfigure;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -29,6 +30,7 @@ import static org.mockito.Mockito.mock;
  * when the test configures no store; outside a slice it never does. The real {@code @WebMvcTest} is in
  * consumers/webmvc-test-slice.
  */
+@Tag("boot")
 class ModelgateIdempotencyTestSliceAutoConfigurationTests {
 
 	private static final String SLICE = ModelgateIdempotencyTestSliceAutoConfiguration.class.getName();

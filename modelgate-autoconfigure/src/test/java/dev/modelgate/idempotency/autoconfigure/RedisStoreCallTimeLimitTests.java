@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.autoconfigure;
 
 import java.time.Duration;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Jedis the limit is the pool's wait plus the connect and read timeouts, and none when the pool
  * waits for ever (Boot's default).
  */
+@Tag("boot")
 class RedisStoreCallTimeLimitTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.autoconfigure;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code modelgate.idempotency.redis.replica-acknowledgements} configures the Redis store: the
  * coordinator bounds its calls, and Redis Cluster, where it cannot work, fails start-up.
  */
+@Tag("boot")
 class RedisStoreReplicaAcknowledgementTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

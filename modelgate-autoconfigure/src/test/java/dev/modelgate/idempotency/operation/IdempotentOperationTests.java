@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.aop.support.AopUtils;
@@ -50,6 +51,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * method's arguments, results kept as JSON of the return type, failures released, recorded or left
  * unknown and reconciled through a bean.
  */
+@Tag("boot")
 class IdempotentOperationTests {
 
 	// Unique per run, so that builds sharing one Redis never see each other's records.

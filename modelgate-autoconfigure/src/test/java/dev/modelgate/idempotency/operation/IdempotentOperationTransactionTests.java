@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -39,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * idempotency advice runs outside the transaction, so the record is marked applied when the
  * transaction commits, and a transaction that fails to commit leaves the key free.
  */
+@Tag("boot")
 class IdempotentOperationTransactionTests {
 
 	private static final String TABLE = "modelgate_idempotency_operation_tx_test";

@@ -6,6 +6,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.junit.jupiter.api.Tag;
+
 import org.springframework.boot.test.context.SpringBootTest;
 
 import dev.modelgate.idempotency.web.testapp.ObservabilityController;
@@ -18,6 +20,7 @@ import dev.modelgate.idempotency.web.testapp.TestApplication;
  * Authorization header share the anonymous scope, so that the tests can look it up. Every class so annotated
  * shares one application context.
  */
+@Tag("boot")
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import reactor.blockhound.BlockHound;
 import tools.jackson.databind.JsonNode;
@@ -38,6 +39,7 @@ import static org.awaitility.Awaitility.await;
  * watching every non-blocking thread (a blocking call there fails the request that made it);
  * subclasses choose the store.
  */
+@Tag("boot")
 @SpringBootTest(classes = ReactiveTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "spring.main.web-application-type=reactive", "modelgate.idempotency.max-request-size=8KB",
 				"modelgate.idempotency.max-response-size=8KB",
@@ -349,11 +351,14 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 	@Test
 	void heartbeatKeepsTheLeaseOfAHandlerThatOutlivesIt() throws Exception {
 		String key = newKey();
+		int renewalsBefore = this.storeCalls.renewals();
 		CompletableFuture<EntityExchangeResult<byte[]>> first = CompletableFuture
 			.supplyAsync(() -> post("/short-lease-orders?holdMillis=3500", key, "{}"));
 		awaitRuns("short-lease-orders", 1);
-		// Twice the lease: without renewals the record would be gone and the duplicate would run.
-		Thread.sleep(2000);
+		// A heartbeat every third of the one-second lease: the fourth renewal comes after the lease
+		// the handler began with ran out, so without renewals the record would be gone and the
+		// duplicate would run.
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.storeCalls.renewals() >= renewalsBefore + 4);
 		assertProblem(post("/short-lease-orders?holdMillis=3500", key, "{}"), 409, "idempotency_request_in_progress");
 		assertThat(status(first.get(30, TimeUnit.SECONDS))).isEqualTo(201);
 		assertThat(this.runs.of("short-lease-orders")).isEqualTo(1);
@@ -582,11 +587,7 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 			.getResponseBody()
 			.blockFirst(Duration.ofSeconds(30));
 		assertThat(firstEvent).contains("run 1 chunk 1");
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (this.runs.of("events-emitted") < 5 && System.nanoTime() < deadline) {
-			Thread.sleep(20);
-		}
-		assertThat(this.runs.of("events-emitted")).isEqualTo(5);
+		awaitRuns("events-emitted", 5);
 		String replayed = text(events("count=5&gapMillis=200", key, null));
 		assertThat(replayed).contains("id: 5\n", "data:run 1 chunk 5");
 		assertThat(this.runs.of("events")).isEqualTo(1);
@@ -615,11 +616,9 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 		}
 	}
 
-	private void awaitRuns(String handler, int count) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (this.runs.of(handler) < count && System.nanoTime() < deadline) {
-			Thread.sleep(10);
-		}
+	private void awaitRuns(String handler, int count) {
+		await(handler + " ran " + count + " times").atMost(Duration.ofSeconds(30))
+			.until(() -> this.runs.of(handler) >= count);
 		assertThat(this.runs.of(handler)).isEqualTo(count);
 	}
 }

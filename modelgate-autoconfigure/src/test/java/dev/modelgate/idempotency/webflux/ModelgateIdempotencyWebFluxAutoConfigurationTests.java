@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.webflux;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -21,6 +22,7 @@ import reactor.core.publisher.Mono;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The conditions of the reactive auto-configuration. */
+@Tag("boot")
 class ModelgateIdempotencyWebFluxAutoConfigurationTests {
 
 	private final ReactiveWebApplicationContextRunner reactive = new ReactiveWebApplicationContextRunner()

@@ -5,6 +5,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * opts into {@code onStoreFailure = PROCEED}. The application's own {@link AsyncIdempotencyStore}
  * bean is the one the engine uses.
  */
+@Tag("boot")
 @SpringBootTest(classes = { ReactiveTestApplication.class, ReactiveStoreUnavailableHttpTests.DownStore.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "spring.main.web-application-type=reactive", "modelgate.idempotency.store=memory",

@@ -82,6 +82,9 @@ public class ReactiveTestApplication {
 									calls.getObject().begins.incrementAndGet();
 								}
 							}
+							if (method.getName().equals("renew")) {
+								calls.getObject().renewals.incrementAndGet();
+							}
 							try {
 								return method.invoke(store, args);
 							}
@@ -143,6 +146,8 @@ public class ReactiveTestApplication {
 
 		final AtomicInteger begins = new AtomicInteger();
 
+		final AtomicInteger renewals = new AtomicInteger();
+
 		public int get() {
 			return this.count.get();
 		}
@@ -150,6 +155,11 @@ public class ReactiveTestApplication {
 		/** {@return how many {@code begin} calls were made} */
 		public int begins() {
 			return this.begins.get();
+		}
+
+		/** {@return how many lease renewals the heartbeats asked the store for} */
+		public int renewals() {
+			return this.renewals.get();
 		}
 
 	}

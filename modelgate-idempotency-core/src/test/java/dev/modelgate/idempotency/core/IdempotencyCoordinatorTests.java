@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
@@ -25,6 +26,7 @@ import dev.modelgate.idempotency.core.IdempotencyCoordinator.Attempt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
@@ -54,12 +56,19 @@ class IdempotencyCoordinatorTests {
 	}
 
 	@Test
-	void heartbeatKeepsShortLeaseAliveWhileWorkRuns() throws InterruptedException {
-		this.coordinator = IdempotencyCoordinator.create(new InMemoryIdempotencyStore(), Duration.ofSeconds(2));
+	void heartbeatKeepsShortLeaseAliveWhileWorkRuns() {
+		MutableClock clock = new MutableClock();
+		CountingStore store = new CountingStore(clock);
+		this.coordinator = IdempotencyCoordinator.create(store, Duration.ofSeconds(2));
 		Attempt holder = this.coordinator.begin(this.scope, "fp", SHORT_LEASE, Duration.ZERO);
 		assertThat(holder.outcome()).isEqualTo(Outcome.ACQUIRED);
-		// Four lease lengths: without renewals the record would have expired long ago.
-		Thread.sleep(SHORT_LEASE.multipliedBy(4).toMillis());
+		// Four times most of a lease on the store's clock, each step after a renewal: without the
+		// renewals the record would have expired three leases ago.
+		for (int step = 0; step < 4; step++) {
+			int renewals = store.renewals.get();
+			await().atMost(GENEROUS).until(() -> store.renewals.get() > renewals);
+			clock.advance(SHORT_LEASE.multipliedBy(4).dividedBy(5));
+		}
 		Attempt duplicate = this.coordinator.begin(this.scope, "fp", SHORT_LEASE, Duration.ZERO);
 		assertThat(duplicate.outcome()).isEqualTo(Outcome.IN_PROGRESS);
 		assertThat(duplicate.lease()).isNull();
@@ -96,13 +105,14 @@ class IdempotencyCoordinatorTests {
 	}
 
 	@Test
-	void leaseExpiresOnceAbandoned() throws InterruptedException {
+	void leaseExpiresOnceAbandoned() {
 		this.coordinator = IdempotencyCoordinator.create(new InMemoryIdempotencyStore(), Duration.ofSeconds(2));
 		Attempt holder = this.coordinator.begin(this.scope, "fp", SHORT_LEASE, Duration.ZERO);
 		holder.lease().abandon();
-		Thread.sleep(SHORT_LEASE.multipliedBy(4).toMillis());
-		Attempt retry = this.coordinator.begin(this.scope, "fp", SHORT_LEASE, Duration.ZERO);
-		assertThat(retry.outcome()).isEqualTo(Outcome.ACQUIRED);
+		// A heartbeat that went on after the abandon would keep the record in progress for good.
+		Attempt retry = await().atMost(GENEROUS)
+			.until(() -> this.coordinator.begin(this.scope, "fp", SHORT_LEASE, Duration.ZERO),
+					(attempt) -> attempt.outcome() == Outcome.ACQUIRED);
 		retry.lease().release();
 	}
 
@@ -129,11 +139,12 @@ class IdempotencyCoordinatorTests {
 
 	@Test
 	void waitReplaysOnceTheHolderCompletesWithinTheWait() throws Exception {
-		this.coordinator = IdempotencyCoordinator.create(new InMemoryIdempotencyStore(), Duration.ofSeconds(2));
+		CountingStore store = new CountingStore(Clock.systemUTC());
+		this.coordinator = IdempotencyCoordinator.create(store, Duration.ofSeconds(2));
 		Attempt holder = this.coordinator.begin(this.scope, "fp", LONG, Duration.ZERO);
 		Future<Attempt> waiter = this.threads
 			.submit(() -> this.coordinator.begin(this.scope, "fp", LONG, Duration.ofSeconds(30)));
-		Thread.sleep(300);
+		awaitAskedAgainAfterInProgress(store);
 		assertThat(waiter).as("the duplicate waits while the holder runs").isNotDone();
 		assertThat(holder.lease().complete(response("first"), LONG)).isTrue();
 		Attempt duplicate = waiter.get(GENEROUS.toSeconds(), TimeUnit.SECONDS);
@@ -145,11 +156,13 @@ class IdempotencyCoordinatorTests {
 
 	@Test
 	void waitAcquiresWhenTheHolderReleasesWithinTheWait() throws Exception {
-		this.coordinator = IdempotencyCoordinator.create(new InMemoryIdempotencyStore(), Duration.ofSeconds(2));
+		CountingStore store = new CountingStore(Clock.systemUTC());
+		this.coordinator = IdempotencyCoordinator.create(store, Duration.ofSeconds(2));
 		Attempt holder = this.coordinator.begin(this.scope, "fp", LONG, Duration.ZERO);
 		Future<Attempt> waiter = this.threads
 			.submit(() -> this.coordinator.begin(this.scope, "fp", LONG, Duration.ofSeconds(30)));
-		Thread.sleep(300);
+		awaitAskedAgainAfterInProgress(store);
+		assertThat(waiter).as("the duplicate waits while the holder runs").isNotDone();
 		assertThat(holder.lease().release()).isTrue();
 		Attempt retry = waiter.get(GENEROUS.toSeconds(), TimeUnit.SECONDS);
 		assertThat(retry.outcome()).isEqualTo(Outcome.ACQUIRED);
@@ -259,12 +272,13 @@ class IdempotencyCoordinatorTests {
 		}
 	}
 
-	private void awaitLost(Lease lease) throws InterruptedException {
-		long deadline = System.nanoTime() + GENEROUS.toNanos();
-		while (!lease.isLost() && System.nanoTime() < deadline) {
-			Thread.sleep(20);
-		}
-		assertThat(lease.isLost()).as("a renewal after the takeover marks the lease lost").isTrue();
+	private void awaitLost(Lease lease) {
+		await("a renewal after the takeover marks the lease lost").atMost(GENEROUS).until(lease::isLost);
+	}
+
+	/** The duplicate was answered in progress and asked again: it is in its wait, not gone. */
+	private static void awaitAskedAgainAfterInProgress(CountingStore store) {
+		await().atMost(GENEROUS).until(() -> store.inProgressAnswers.get() >= 2);
 	}
 
 	private static StoredOutcome response(String body) {
@@ -315,7 +329,7 @@ class IdempotencyCoordinatorTests {
 		@Override
 		public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
 			try {
-				Thread.sleep(Duration.ofSeconds(30).toMillis());
+				new CountDownLatch(1).await();
 			}
 			catch (InterruptedException ex) {
 				this.interrupted.countDown();
@@ -327,6 +341,36 @@ class IdempotencyCoordinatorTests {
 	}
 
 	/** Notes the name of each transition, then passes it on. */
+	/** The memory store, counting its renewals and the duplicates it answered in progress. */
+	private static final class CountingStore extends InMemoryIdempotencyStore {
+
+		private final AtomicInteger renewals = new AtomicInteger();
+
+		private final AtomicInteger inProgressAnswers = new AtomicInteger();
+
+		CountingStore(Clock clock) {
+			super(clock);
+		}
+
+		@Override
+		public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
+			BeginResult result = super.begin(scope, fingerprint, token, leaseTtl);
+			if (result.outcome() == Outcome.IN_PROGRESS) {
+				this.inProgressAnswers.incrementAndGet();
+			}
+			return result;
+		}
+
+		@Override
+		public boolean renew(String scope, String token, Duration leaseTtl) {
+			boolean renewed = super.renew(scope, token, leaseTtl);
+			// Counted once done, so that a test moving the clock on a count moves it after the renewal.
+			this.renewals.incrementAndGet();
+			return renewed;
+		}
+
+	}
+
 	/** A store that, like most, does not bound its own calls. */
 	private static final class UnboundedStore extends InMemoryIdempotencyStore {
 

@@ -15,6 +15,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -39,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * gets its connections back with their own timeout; calls that are their own transaction stay so
  * when the caller has a transaction bound; large writes go from a thread of the store's own.
  */
+@Tag("store")
 class JdbcBoundedCallsTests {
 
 	private static final String TABLE = "modelgate_idempotency_bounded_test";
@@ -84,7 +86,7 @@ class JdbcBoundedCallsTests {
 	void aStatementThatWaitsForTheDatabaseLongerThanTheNetworkTimeoutFailsWithinIt() throws Exception {
 		String token = UUID.randomUUID().toString();
 		this.store.begin(this.scope, "fp", token, Duration.ofMillis(1));
-		Thread.sleep(20);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, this.scope);
 		// The record expired: a begin takes it over, and waits for the row lock held here.
 		try (Connection locker = PostgresTestServer.dataSource().getConnection()) {
 			locker.setAutoCommit(false);

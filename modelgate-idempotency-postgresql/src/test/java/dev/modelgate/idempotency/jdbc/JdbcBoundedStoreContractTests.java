@@ -3,6 +3,7 @@ package dev.modelgate.idempotency.jdbc;
 import java.time.Duration;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -15,6 +16,7 @@ import dev.modelgate.idempotency.testsupport.PostgresTestServer;
  * as auto-configured on a HikariCP pool with a short checkout timeout): every statement with its
  * network timeout, on a connection of its own, large writes from the store's own thread.
  */
+@Tag("store")
 class JdbcBoundedStoreContractTests extends IdempotencyStoreContractTests {
 
 	// The contract is about answers, not time: limits a loaded CI machine's PostgreSQL always meets (a

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -20,6 +21,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Expired records are deleted in batches, and only expired ones.
  */
+@Tag("store")
 class JdbcIdempotencyPurgeTests {
 
 	private static final String TABLE = "modelgate_idempotency_purge_test";
@@ -75,7 +77,9 @@ class JdbcIdempotencyPurgeTests {
 		for (int i = 0; i < 3; i++) {
 			this.store.begin(randomHex(), "fp", randomHex(), LONG);
 		}
-		Thread.sleep(EXPIRED_SOON.toMillis() + 100);
+		// The records that expire soon were written before these two, each with the same time to live.
+		DatabaseDeadlines.awaitExpired(TABLE, completedExpired);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, appliedLeaseExpired);
 
 		this.statements.set(0);
 		assertThat(this.store.purgeExpired(3)).isEqualTo(8);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 /**
  * The store contract, and what only the PostgreSQL store promises, on a real server.
  */
+@Tag("store")
 class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	private static final String TABLE = "modelgate_idempotency_test";
@@ -52,7 +54,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 	void concurrentBeginsTakeOverAnExpiredRecordExactlyOnce() throws Exception {
 		String scope = scopeHash();
 		store().begin(scope, "fp", token(), SHORT_LEASE);
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, scope);
 		assertOneAcquiresAndTheRestSeeItInProgress(raceBegins(scope, 24));
 		assertThat(column(scope, "version", Long.class)).isEqualTo(2);
 	}
@@ -62,7 +64,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		String scope = scopeHash();
 		String stale = token();
 		store().begin(scope, "fp", stale, SHORT_LEASE);
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, scope);
 		String current = token();
 		assertThat(store().begin(scope, "fp", current, LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 
@@ -114,7 +116,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		assertThat(store().begin(scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.IN_PROGRESS);
 		assertThat(store().begin(scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.MISMATCH);
 
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, scope);
 		BeginResult retry = store().begin(scope, "fp", token(), LONG);
 		assertThat(retry.outcome()).isEqualTo(Outcome.COMPLETED);
 		assertThat(retry.stored()).isNull();
@@ -139,7 +141,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		String holder = token();
 		store().begin(scope, "fp", holder, SHORT_LEASE);
 		jdbcStore().markApplied(scope, holder);
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, scope);
 		assertThat(store().complete(scope, holder, binaryOutcome(), LONG)).isTrue();
 		assertThat(store().begin(scope, "fp", token(), LONG).stored()).isEqualTo(binaryOutcome());
 	}

@@ -6,6 +6,7 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * business transaction's connection. A begin, which a later write confirms, relaxes its commit when
  * it runs as its own transaction, and only then; complete, release and renew never do.
  */
+@Tag("store")
 class JdbcStoreRoundTripTests {
 
 	private static final String TABLE = "modelgate_idempotency_roundtrip_test";
@@ -93,7 +95,7 @@ class JdbcStoreRoundTripTests {
 	@Test
 	void takeOverOfAnExpiredRecordIsOneStatementOnOneConnection() throws Exception {
 		acquire(SHORT_LEASE);
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, this.scope);
 		this.dataSource.take();
 		assertThat(this.store.begin(this.scope, "fp", randomHex(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 		assertOneRelaxedStatement(this.dataSource.take());

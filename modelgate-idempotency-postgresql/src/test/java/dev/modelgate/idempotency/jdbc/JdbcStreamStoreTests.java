@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The stream contract on a real PostgreSQL, and that a record's events leave the events table with it.
  */
+@Tag("store")
 class JdbcStreamStoreTests extends StreamStoreContractTests {
 
 	private static final String TABLE = "modelgate_idempotency_stream_test";
@@ -35,14 +37,14 @@ class JdbcStreamStoreTests extends StreamStoreContractTests {
 	}
 
 	@Test
-	void releaseDeleteAndPurgeTakeTheRecordsEventsAlong() throws InterruptedException {
+	void releaseDeleteAndPurgeTakeTheRecordsEventsAlong() {
 		JdbcIdempotencyStore store = new JdbcIdempotencyStore(this.jdbcTemplate, TABLE);
 		String released = streamWithOneEvent(store, Duration.ofMinutes(5));
 		String deleted = streamWithOneEvent(store, Duration.ofMinutes(5));
 		String expired = streamWithOneEvent(store, Duration.ofMillis(200));
 		store.release(released, token(released));
 		store.delete(deleted);
-		Thread.sleep(400);
+		DatabaseDeadlines.awaitExpired(TABLE, expired);
 		store.purgeExpired(100);
 		for (String scope : List.of(released, deleted, expired)) {
 			assertThat(this.jdbcTemplate.queryForObject("SELECT count(*) FROM " + TABLE + "_events WHERE scope = ?",

@@ -10,6 +10,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThatIOException;
  * attempt to the thread, so the record is marked applied with the work's effects, and a retry after
  * a crash between the commit and the record is told the operation ran instead of running it again.
  */
+@Tag("store")
 class JdbcTemplateTransactionalCompletionTests {
 
 	private static final String TABLE = "modelgate_idempotency_template_tx_test";
@@ -87,7 +89,7 @@ class JdbcTemplateTransactionalCompletionTests {
 		IdempotencyTemplate dying = template(new DiesAfterBegin(this.store));
 		String first = dying.execute(call(), this::writeToOutbox);
 		assertThat(first).isEqualTo("queued");
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		DatabaseDeadlines.awaitEveryLeaseExpired(TABLE);
 
 		assertThatExceptionOfType(IdempotencyResultUnavailableException.class)
 			.isThrownBy(() -> template(this.store).execute(call(), this::writeToOutbox));

@@ -9,6 +9,7 @@ import javax.sql.DataSource;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * Transactional completion: a business transaction on the store's database commits the record's
  * "applied" mark with its effects, or rolls back when the attempt lost its lease.
  */
+@Tag("store")
 class JdbcTransactionalCompletionTests {
 
 	private static final String TABLE = "modelgate_idempotency_tx_test";
@@ -89,7 +91,7 @@ class JdbcTransactionalCompletionTests {
 	@Test
 	void holderThatLostItsLeaseHasItsBusinessTransactionRolledBack() throws Exception {
 		String stale = acquire(SHORT_LEASE);
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, this.scope);
 		String current = randomHex();
 		assertThat(this.store.begin(this.scope, "fp", current, LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 
@@ -112,7 +114,7 @@ class JdbcTransactionalCompletionTests {
 			assertThatExceptionOfType(LeaseLostException.class)
 				.isThrownBy(() -> this.transactions.executeWithoutResult((status) -> {
 					insertBusinessRow();
-					sleep(SHORT_LEASE.toMillis() + 200);
+					DatabaseDeadlines.awaitLeaseExpired(TABLE, this.scope);
 				}));
 		}
 		assertThat(businessRows()).isZero();
@@ -125,7 +127,7 @@ class JdbcTransactionalCompletionTests {
 			this.transactions.executeWithoutResult((status) -> insertBusinessRow());
 		}
 		// The process dies here: no complete, no release, no heartbeat.
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		DatabaseDeadlines.awaitLeaseExpired(TABLE, this.scope);
 		this.store.purgeExpired(100);
 
 		BeginResult retry = this.store.begin(this.scope, "fp", randomHex(), LONG);
@@ -249,16 +251,6 @@ class JdbcTransactionalCompletionTests {
 
 	private static String randomHex() {
 		return UUID.randomUUID().toString().replace("-", "");
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

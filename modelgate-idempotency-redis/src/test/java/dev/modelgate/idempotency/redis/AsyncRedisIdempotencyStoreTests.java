@@ -11,6 +11,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * store: the record's layout is the blocking store's, an unreadable record and a server that stopped
  * answering fail the future, and the scripts are loaded again after the server forgot them.
  */
+@Tag("store")
 class AsyncRedisIdempotencyStoreTests extends AsyncIdempotencyStoreContractTests {
 
 	// Unique per run, so that builds sharing one Redis never see each other's records.

@@ -6,6 +6,7 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -16,6 +17,7 @@ import dev.modelgate.idempotency.test.AsyncStreamStoreContractTests;
 import dev.modelgate.idempotency.testsupport.RedisTestServer;
 
 /** The asynchronous stream contract on a real Redis, with the blocking store on the same key space. */
+@Tag("store")
 class AsyncRedisStreamStoreTests extends AsyncStreamStoreContractTests {
 
 	// Unique per run, so that builds sharing one Redis never see each other's records.

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisPoolConfig;
 
@@ -38,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * without blocking goes through the store's own thread and still round-trips byte for byte,
  * errors are Spring Data's, and concurrent callers share the pool.
  */
+@Tag("store")
 class JedisRedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	private static final String PREFIX = "modelgate:test:jedis:" + UUID.randomUUID() + ":";

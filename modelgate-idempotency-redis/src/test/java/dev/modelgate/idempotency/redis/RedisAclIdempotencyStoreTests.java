@@ -17,6 +17,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -38,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * server of the test's own; and that each of those permissions is needed, and a key outside the
  * prefix is refused, as a store failure (so a 503, never a wrong answer).
  */
+@Tag("store")
 class RedisAclIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	/** The README's rules for the store's user, on the default key prefix (checked to be what the README says). */

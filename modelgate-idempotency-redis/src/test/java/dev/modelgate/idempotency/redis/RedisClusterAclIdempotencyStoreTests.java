@@ -10,6 +10,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.dao.DataAccessException;
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * one rule Cluster adds, {@code +cluster|nodes}, through which Lettuce reads the topology; a user
  * without it gets a store failure.
  */
+@Tag("store")
 class RedisClusterAclIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	/** The README's rule for Cluster, added to the store's. */

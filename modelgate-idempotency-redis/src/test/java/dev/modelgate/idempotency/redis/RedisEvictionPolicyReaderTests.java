@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.RedisConnectionFailureException;
@@ -26,6 +27,7 @@ import static org.awaitility.Awaitility.await;
  * INFO for an ACL user not allowed CONFIG, unknown for a user allowed neither, and a failure for a server
  * that cannot be reached.
  */
+@Tag("store")
 class RedisEvictionPolicyReaderTests {
 
 	@Test

@@ -18,6 +18,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.dao.DataAccessException;
@@ -45,6 +46,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * unreadable records and an unreachable server reported as store failures, and one round trip per
  * transition.
  */
+@Tag("store")
 class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	// Unique per run, so that builds sharing one Redis never see each other's records.

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.lettuce.core.api.StatefulConnection;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Replica acknowledgements on a real primary and replica started by the test: acknowledged writes
  * count, and a {@code begin} that the replica did not acknowledge fails closed within the timeout.
  */
+@Tag("store")
 class RedisReplicaAcknowledgementTests {
 
 	private static final String PREFIX = "modelgate:test:acks:" + UUID.randomUUID() + ":";

@@ -5,6 +5,7 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -14,6 +15,7 @@ import dev.modelgate.idempotency.test.StreamStoreContractTests;
 import dev.modelgate.idempotency.testsupport.RedisTestServer;
 
 /** The stream contract on a real Redis. */
+@Tag("store")
 class RedisStreamStoreTests extends StreamStoreContractTests {
 
 	// Unique per run, so that builds sharing one Redis never see each other's records.

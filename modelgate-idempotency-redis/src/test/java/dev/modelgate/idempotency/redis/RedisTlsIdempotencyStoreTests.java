@@ -10,6 +10,7 @@ import io.lettuce.core.SslOptions;
 import io.lettuce.core.SslVerifyMode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * user, with the server's certificate and host name verified by Lettuce; and a server the client
  * cannot verify is a store failure (so a 503), never a connection made anyway.
  */
+@Tag("store")
 class RedisTlsIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	@TempDir

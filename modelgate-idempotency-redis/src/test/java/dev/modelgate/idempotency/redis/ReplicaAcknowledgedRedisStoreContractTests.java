@@ -8,6 +8,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -15,6 +16,7 @@ import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.test.IdempotencyStoreContractTests;
 
 /** The store contract with replica acknowledgements on, on a primary and a replica of the test's own. */
+@Tag("store")
 class ReplicaAcknowledgedRedisStoreContractTests extends IdempotencyStoreContractTests {
 
 	private static final String PREFIX = "modelgate:test:acks-contract:" + UUID.randomUUID() + ":";

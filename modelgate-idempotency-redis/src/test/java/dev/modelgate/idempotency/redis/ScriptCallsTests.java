@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisPoolConfig;
 
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * stops answering is a store failure within the client's timeout (never a wait without end), and
  * the Lettuce store follows its factory's shared connection.
  */
+@Tag("store")
 class ScriptCallsTests {
 
 	private static final Duration LEASE = Duration.ofMinutes(1);

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The agent endpoint over real HTTP with faults enabled: a run that crashes mid-way and is retried
  * as a whole never repeats a tool call that completed, counted in the mail outbox and the ticket desk.
  */
+@Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "modelgate.sample.agent.faults-enabled=true")
 class AgentRunTests {
 

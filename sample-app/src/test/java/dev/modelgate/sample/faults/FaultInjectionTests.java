@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The fault header only pauses a request when fault injection is enabled, and then only for the
  * configured time; the request still completes normally afterwards.
  */
+@Tag("boot")
 class FaultInjectionTests {
 
 	private static final Duration PAUSE = Duration.ofMillis(400);

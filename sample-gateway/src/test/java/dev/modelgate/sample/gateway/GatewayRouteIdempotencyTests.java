@@ -23,6 +23,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import reactor.blockhound.BlockHound;
 import reactor.blockhound.BlockingOperationError;
@@ -30,10 +31,12 @@ import reactor.blockhound.BlockingOperationError;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The sample's chat route, a Spring Cloud Gateway route with the {@code Idempotency} filter, in front
@@ -42,6 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * client of a concurrent burst gets an answer. BlockHound watches Netty's threads: a blocking call on
  * the route's path (gateway, filter, engine, store adapter) fails the request that made it.
  */
+@Tag("boot")
+@Import(InProgressAnswers.class)
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.provider.api-key=test-provider-key", "modelgate.idempotency.in-progress=wait",
 				// Generous, so that a loaded machine does not turn a slow store call into a 503.
@@ -94,6 +99,7 @@ abstract class GatewayRouteIdempotencyTests {
 	@BeforeEach
 	void freshKeyAndUpstream() {
 		upstream.reset();
+		InProgressAnswers.reset();
 		this.key = "gw-" + UUID.randomUUID();
 		this.body = "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello "
 				+ UUID.randomUUID() + "\"}]}";
@@ -117,9 +123,10 @@ abstract class GatewayRouteIdempotencyTests {
 			}
 			assertThat(ready.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 			go.countDown();
-			// The upstream holds its answer while the duplicates arrive; whether each one waits or comes
-			// after the end, it must not reach the upstream.
-			Thread.sleep(500);
+			// The upstream holds its answer until every duplicate reached the store and was told the
+			// key is in progress: none of them may reach the upstream, before or after the release.
+			await().atMost(WAIT)
+				.until(() -> upstream.calls() >= 1 && InProgressAnswers.requests() >= clients - 1);
 			release.countDown();
 			List<HttpResponse<byte[]>> responses = new ArrayList<>();
 			for (Future<HttpResponse<byte[]>> answer : answers) {

@@ -12,6 +12,7 @@ import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The official OpenAI Java client pointed at the gateway route, with an {@code Idempotency-Key} as an
  * extra header: whole and streamed, the retry gets the first answer and the upstream is called once.
  */
+@Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "modelgate.provider.api-key=test-provider-key")
 class OpenAiJavaClientThroughTheRouteTests {
 

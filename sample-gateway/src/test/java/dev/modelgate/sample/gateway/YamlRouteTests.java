@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code Idempotency=<scope>,<ttl>,<required>} and the named-arguments form, each bound to the
  * filter's settings.
  */
+@Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class YamlRouteTests {
 

@@ -19,6 +19,7 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringBootVersion;
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A retry that the load balancer sends to the other line, with its JSON written in another order, is the same
  * request there (same scope, same fingerprint under Jackson 2 and Jackson 3) and is replayed, in both directions.
  */
+@Tag("process")
 class FleetUpgradeTests {
 
 	private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

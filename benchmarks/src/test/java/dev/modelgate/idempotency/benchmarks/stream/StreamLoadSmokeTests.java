@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.benchmarks.stream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.modelgate.idempotency.benchmarks.stream.StreamLoad.Mode;
@@ -12,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Runs the stream load briefly on the memory server, so that the build proves it still works; the
  * numbers mean nothing here (see docs/BENCHMARKS.md for real runs, on every store).
  */
+@Tag("process")
 class StreamLoadSmokeTests {
 
 	@Test

@@ -1,5 +1,6 @@
 package dev.modelgate.consumers.postgresql;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -13,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * holds JDBC and the PostgreSQL driver but no Redis, so that its replay test keeps proving the starter needs no
  * Redis. It does not start the application, so it answers even when the application fails to start.
  */
+@Tag("boot")
 class PostgresqlOnlyClassPathTests {
 
 	/** The class loader {@code SpringApplication} loads the application's classes with. */

@@ -4,6 +4,7 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.UUID;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that {@code store=auto} picks the JDBC store (the record is a row in the configured table), replays a retry with the
  * same key and body without running the handler again, and rejects the key with another body.
  */
+@Tag("boot")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class PostgresqlOnlyReplayTests extends ReplayScenario {
 

@@ -1,5 +1,6 @@
 package dev.modelgate.consumers.redis;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -13,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Spring Data Redis but no JDBC, so that its replay test keeps proving the starter needs no JDBC. It does not start
  * the application, so it answers even when the application fails to start.
  */
+@Tag("boot")
 class RedisOnlyClassPathTests {
 
 	/** The class loader {@code SpringApplication} loads the application's classes with. */

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code store=auto} picks the Redis store (the record is a hash under {@code modelgate:idempotency:}), replays a
  * retry with the same key and body without running the handler again, and rejects the key with another body.
  */
+@Tag("boot")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class RedisOnlyReplayTests extends ReplayScenario {
 

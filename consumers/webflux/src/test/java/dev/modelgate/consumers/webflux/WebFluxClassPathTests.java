@@ -1,5 +1,6 @@
 package dev.modelgate.consumers.webflux;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -13,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * (Spring Boot would then start a servlet application), so that the replay test keeps proving the
  * reactive filter. It does not start the application.
  */
+@Tag("boot")
 class WebFluxClassPathTests {
 
 	private static final ClassLoader APPLICATION_CLASS_LOADER = ClassUtils.getDefaultClassLoader();

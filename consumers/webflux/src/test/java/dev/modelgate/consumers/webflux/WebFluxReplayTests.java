@@ -1,5 +1,6 @@
 package dev.modelgate.consumers.webflux;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reactive application with the idempotency WebFilter, replays a retry with the same key and body
  * without running the handler again, and rejects the key with another body.
  */
+@Tag("boot")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class WebFluxReplayTests extends ReplayScenario {
 

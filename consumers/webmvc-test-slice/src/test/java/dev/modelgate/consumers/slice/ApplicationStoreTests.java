@@ -1,5 +1,6 @@
 package dev.modelgate.consumers.slice;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatException;
  * Redis, and with Redis's auto-configuration excluded it fails to start with a message that is true for it.
  * None of this talks to Redis: the client connects on first use.
  */
+@Tag("boot")
 @ExtendWith(OutputCaptureExtension.class)
 class ApplicationStoreTests {
 

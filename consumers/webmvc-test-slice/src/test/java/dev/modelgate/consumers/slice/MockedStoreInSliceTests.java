@@ -2,6 +2,7 @@ package dev.modelgate.consumers.slice;
 
 import java.util.UUID;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -24,6 +25,7 @@ import static org.mockito.BDDMockito.then;
  * A {@code @MockitoBean} store replaces the slice's in-memory store: here it is down, and the endpoint answers
  * 503 without running the handler.
  */
+@Tag("boot")
 @WebMvcTest(OrderController.class)
 class MockedStoreInSliceTests {
 

@@ -2,6 +2,7 @@ package dev.modelgate.consumers.slice;
 
 import java.util.UUID;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -26,6 +27,7 @@ import static org.mockito.Mockito.times;
  * {@code @Idempotent} method gets the filter and an in-memory store with no set-up, although the application
  * keeps its records in Redis and no Redis runs here.
  */
+@Tag("boot")
 @WebMvcTest(OrderController.class)
 class OrderControllerTests {
 

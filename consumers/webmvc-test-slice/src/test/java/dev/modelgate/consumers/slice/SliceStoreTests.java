@@ -1,5 +1,6 @@
 package dev.modelgate.consumers.slice;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What the slice of {@link OrderControllerTests} holds: the filter and the in-memory store, and no Redis, although
  * Spring Data Redis is on the class path and the application's properties point at a Redis server.
  */
+@Tag("boot")
 @WebMvcTest(OrderController.class)
 class SliceStoreTests {
 

@@ -3,6 +3,7 @@ package dev.modelgate.consumers.slice;
 import java.time.Duration;
 import java.util.UUID;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -27,6 +28,7 @@ import static org.mockito.BDDMockito.then;
 import static org.mockito.Mockito.spy;
 
 /** A store bean that the test declares wins over the slice's in-memory store, and requests go through it. */
+@Tag("boot")
 @WebMvcTest(OrderController.class)
 class UserStoreInSliceTests {
 

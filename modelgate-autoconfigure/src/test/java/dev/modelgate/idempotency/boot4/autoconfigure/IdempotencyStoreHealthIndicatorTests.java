@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.health.contributor.Health;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that fails, or does not answer in time, is DOWN. The store's details are added to an UP health,
  * within the same timeout.
  */
+@Tag("store")
 class IdempotencyStoreHealthIndicatorTests {
 
 	@Test

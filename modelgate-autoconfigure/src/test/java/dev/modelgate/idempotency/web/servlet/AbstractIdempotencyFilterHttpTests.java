@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.web.servlet;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.zip.CRC32;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,10 +37,12 @@ import dev.modelgate.idempotency.web.testapp.TestApplication;
 
 import static dev.modelgate.idempotency.web.servlet.HttpClientSupport.text;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Every row of the contract's tables, over real HTTP on a real server; subclasses choose the store.
  */
+@Tag("boot")
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.idempotency.max-request-size=64KB", "modelgate.idempotency.max-response-size=64KB",
 				"modelgate.idempotency.client-identity-header=Authorization",
@@ -293,17 +297,14 @@ abstract class AbstractIdempotencyFilterHttpTests {
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "/required", "/deferred" })
-	void bodyChunksGoBackToThePoolOnceTheRequestCompleted(String path) throws InterruptedException {
+	void bodyChunksGoBackToThePoolOnceTheRequestCompleted(String path) {
 		ChunkPool pool = this.filter.bodyChunks();
 		assertThat(pool.capacity()).isPositive();
 		byte[] body = new byte[ByteChunks.CHUNK_SIZE];
 		Arrays.fill(body, (byte) 'x');
 		HttpResponse<byte[]> response = this.http.post(path, newKey(), "text/plain", body);
 		assertThat(response.statusCode()).as(text(response)).isEqualTo(200);
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (pool.available() == 0 && System.nanoTime() < deadline) {
-			Thread.sleep(5);
-		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.available() > 0);
 		assertThat(pool.available()).isEqualTo(1);
 	}
 
@@ -328,7 +329,7 @@ abstract class AbstractIdempotencyFilterHttpTests {
 		String key = newKey();
 		ExecutorService pool = Executors.newSingleThreadExecutor();
 		Future<HttpResponse<byte[]>> first = pool.submit(() -> this.http.postJson("/slow", key, "{}"));
-		awaitCount("slow", 1);
+		this.invocations.awaitCount("slow", 1);
 		HttpResponse<byte[]> duplicate = this.http.postJson("/slow", key, "{}");
 		assertProblem(duplicate, 409, "idempotency_request_in_progress");
 		assertThat(duplicate.headers().firstValue("Retry-After")).hasValue("1");
@@ -346,9 +347,10 @@ abstract class AbstractIdempotencyFilterHttpTests {
 		String key = newKey();
 		ExecutorService pool = Executors.newFixedThreadPool(2);
 		Future<HttpResponse<byte[]>> first = pool.submit(() -> this.http.postJson("/slow-wait", key, "{}"));
-		awaitCount("slow-wait", 1);
+		this.invocations.awaitCount("slow-wait", 1);
+		int inProgressBefore = CountingStorePostProcessor.IN_PROGRESS_ANSWERS.get();
 		Future<HttpResponse<byte[]>> waiter = pool.submit(() -> this.http.postJson("/slow-wait", key, "{}"));
-		Thread.sleep(300);
+		CountingStorePostProcessor.awaitDuplicateWaiting(inProgressBefore);
 		assertThat(waiter.isDone()).isFalse();
 		this.invocations.open();
 		HttpResponse<byte[]> firstResponse = first.get(10, TimeUnit.SECONDS);
@@ -526,14 +528,6 @@ abstract class AbstractIdempotencyFilterHttpTests {
 		assertThat(first.statusCode()).isEqualTo(200);
 		assertProblem(this.http.post("/reader", key, "application/json", "{\"a\":2}".getBytes(StandardCharsets.UTF_8)),
 				422, "idempotency_key_reused");
-	}
-
-	protected void awaitCount(String handler, int count) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (this.invocations.count(handler) < count && System.nanoTime() < deadline) {
-			Thread.sleep(10);
-		}
-		assertThat(this.invocations.count(handler)).isEqualTo(count);
 	}
 
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * idempotent by {@code modelgate.idempotency.routes} or by the {@link IdempotentRoute} attribute, and
  * an unannotated controller covered by a declared route; subclasses choose the store.
  */
+@Tag("boot")
 @SpringBootTest(classes = { TestApplication.class, FunctionalRoutes.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.idempotency.client-identity-header=Authorization",
@@ -142,10 +144,11 @@ abstract class AbstractIdempotentRoutesHttpTests {
 		String key = newKey();
 		ExecutorService pool = Executors.newFixedThreadPool(2);
 		Future<HttpResponse<byte[]>> first = pool.submit(() -> this.http.postJson("/fn/marked-wait", key, "{}"));
-		awaitCount("fn-marked-wait", 1);
+		this.invocations.awaitCount("fn-marked-wait", 1);
 		// inProgress = WAIT: the duplicate waits for the first response instead of a 409.
+		int inProgressBefore = CountingStorePostProcessor.IN_PROGRESS_ANSWERS.get();
 		Future<HttpResponse<byte[]>> waiter = pool.submit(() -> this.http.postJson("/fn/marked-wait", key, "{}"));
-		Thread.sleep(300);
+		CountingStorePostProcessor.awaitDuplicateWaiting(inProgressBefore);
 		assertThat(waiter.isDone()).isFalse();
 		this.invocations.open();
 		HttpResponse<byte[]> firstResponse = first.get(10, TimeUnit.SECONDS);
@@ -216,14 +219,6 @@ abstract class AbstractIdempotentRoutesHttpTests {
 
 	private static String handler(String path) {
 		return path.startsWith("/fn/declared") ? "fn-declared" : "fn-marked";
-	}
-
-	private void awaitCount(String handler, int count) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (this.invocations.count(handler) < count && System.nanoTime() < deadline) {
-			Thread.sleep(10);
-		}
-		assertThat(this.invocations.count(handler)).isEqualTo(count);
 	}
 
 }

@@ -24,6 +24,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -48,6 +49,7 @@ import static org.awaitility.Awaitility.await;
  * Recorded Server-Sent Events over real HTTP on a real server, with real threads and counts of
  * handler runs; subclasses choose the store.
  */
+@Tag("boot")
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.idempotency.client-identity-header=Authorization",
 				"modelgate.idempotency.operation-timeout=10s", "modelgate.idempotency.stream.max-events=20",
@@ -191,9 +193,10 @@ abstract class AbstractStreamHttpTests {
 				HttpResponse.BodyHandlers.ofInputStream());
 		InputStream firstBody = first.body();
 		String firstHalf = readUntil(firstBody, "{\"n\":2}\n\n");
+		int readsBefore = streamCalls().get("readStream");
 		CompletableFuture<HttpResponse<byte[]>> duplicate = this.client.sendAsync(
 				request("/events?count=5&gateAfter=2", key).build(), HttpResponse.BodyHandlers.ofByteArray());
-		Thread.sleep(300);
+		awaitFollowing(readsBefore);
 		assertThat(duplicate).isNotDone();
 		this.invocations.open();
 		String whole = firstHalf + new String(firstBody.readAllBytes(), StandardCharsets.UTF_8);
@@ -214,9 +217,10 @@ abstract class AbstractStreamHttpTests {
 		HttpResponse<InputStream> first = this.client.send(
 				request("/events?count=3&gateAfter=2&fail=true", key).build(), HttpResponse.BodyHandlers.ofInputStream());
 		readUntil(first.body(), "{\"n\":2}\n\n");
+		int readsBefore = streamCalls().get("readStream");
 		CompletableFuture<HttpResponse<byte[]>> follower = this.client.sendAsync(
 				request("/events?count=3&gateAfter=2&fail=true", key).build(), HttpResponse.BodyHandlers.ofByteArray());
-		Thread.sleep(300);
+		awaitFollowing(readsBefore);
 		this.invocations.open();
 		drainFailed(first.body());
 		String followed = text(follower.get(10, TimeUnit.SECONDS));
@@ -397,16 +401,17 @@ abstract class AbstractStreamHttpTests {
 		return calls;
 	}
 
+	/** Waits until a duplicate read the recorded stream: it follows the stream, attached to its run. */
+	private static void awaitFollowing(int readsBefore) {
+		await("the duplicate reads the stream").atMost(Duration.ofSeconds(10))
+			.until(() -> streamCalls().get("readStream") > readsBefore);
+	}
+
 	/** Retries until the stream is recorded whole (the first run ends on its own thread). */
-	private HttpResponse<byte[]> awaitCompleted(String key, String path) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (true) {
-			HttpResponse<byte[]> response = post(path, key);
-			if (text(response).endsWith(events(5, 5)) || System.nanoTime() > deadline) {
-				return response;
-			}
-			Thread.sleep(50);
-		}
+	private HttpResponse<byte[]> awaitCompleted(String key, String path) {
+		return await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> post(path, key), (response) -> text(response).endsWith(events(5, 5)));
 	}
 
 	private HttpRequest.Builder request(String path, String key, String... headers) {

@@ -9,12 +9,14 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import dev.modelgate.idempotency.web.testapp.CountingStorePostProcessor;
 import dev.modelgate.idempotency.web.testapp.Invocations;
 import dev.modelgate.idempotency.web.testapp.TestApplication;
 
@@ -26,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code inProgress} to the default waits for the first response and gets it replayed, while an
  * endpoint that says {@code REJECT} still answers 409 at once.
  */
+@Tag("boot")
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.idempotency.store=memory", "modelgate.idempotency.in-progress=wait",
 				"modelgate.idempotency.wait-timeout=10s", "modelgate.idempotency.operation-timeout=10s",
@@ -60,9 +63,10 @@ class GlobalInProgressWaitHttpTests {
 	void duplicateWaitsForTheRunningRequestAndGetsItsResponseReplayed() throws Exception {
 		String key = UUID.randomUUID().toString();
 		Future<HttpResponse<byte[]>> first = this.pool.submit(() -> this.http.postJson("/slow", key, "{}"));
-		awaitCount("slow", 1);
+		this.invocations.awaitCount("slow", 1);
+		int inProgressBefore = CountingStorePostProcessor.IN_PROGRESS_ANSWERS.get();
 		Future<HttpResponse<byte[]>> duplicate = this.pool.submit(() -> this.http.postJson("/slow", key, "{}"));
-		Thread.sleep(300);
+		CountingStorePostProcessor.awaitDuplicateWaiting(inProgressBefore);
 		assertThat(duplicate.isDone()).as("the duplicate waits while the first request runs").isFalse();
 		this.invocations.open();
 		HttpResponse<byte[]> firstResponse = first.get(10, TimeUnit.SECONDS);
@@ -79,21 +83,13 @@ class GlobalInProgressWaitHttpTests {
 	void endpointThatSaysRejectAnswersTheDuplicate409AtOnce() throws Exception {
 		String key = UUID.randomUUID().toString();
 		Future<HttpResponse<byte[]>> first = this.pool.submit(() -> this.http.postJson("/slow-reject", key, "{}"));
-		awaitCount("slow-reject", 1);
+		this.invocations.awaitCount("slow-reject", 1);
 		HttpResponse<byte[]> duplicate = this.http.postJson("/slow-reject", key, "{}");
 		assertThat(duplicate.statusCode()).isEqualTo(409);
 		assertThat(text(duplicate)).contains("\"code\":\"idempotency_request_in_progress\"");
 		this.invocations.open();
 		assertThat(first.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
 		assertThat(this.invocations.count("slow-reject")).isEqualTo(1);
-	}
-
-	private void awaitCount(String handler, int count) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (this.invocations.count(handler) < count && System.nanoTime() < deadline) {
-			Thread.sleep(10);
-		}
-		assertThat(this.invocations.count(handler)).isEqualTo(count);
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.modelgate.idempotency.web.servlet;
 import java.net.http.HttpResponse;
 import java.util.UUID;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -15,6 +16,7 @@ import dev.modelgate.idempotency.web.testapp.TestApplication;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code replayed-header-name} renames the header that marks a replay; the default name is then not sent. */
+@Tag("boot")
 @SpringBootTest(classes = { TestApplication.class, ObservabilityController.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.idempotency.store=memory",

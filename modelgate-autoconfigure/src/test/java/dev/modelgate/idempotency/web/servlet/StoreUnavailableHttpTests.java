@@ -6,6 +6,7 @@ import java.net.http.HttpResponse;
 import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Retry-After and the handler never runs, unless the endpoint opted into PROCEED. The application
  * still starts.
  */
+@Tag("boot")
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.idempotency.store=redis", "spring.data.redis.connect-timeout=500ms",
 				"spring.data.redis.timeout=500ms", "modelgate.idempotency.operation-timeout=1s",

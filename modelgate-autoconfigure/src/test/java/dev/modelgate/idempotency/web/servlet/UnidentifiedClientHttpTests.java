@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * unless unidentified-clients says share (then all such clients share one scope) or skip (then it runs
  * unprotected). The requests go over a raw socket, so that a blank header reaches the server as sent.
  */
+@Tag("boot")
 class UnidentifiedClientHttpTests {
 
 	private static final String BODY = "{\"order\":1}";

@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.gateway.autoconfigure;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * When the {@code Idempotency} route filter factory is auto-configured, and when it backs off.
  */
+@Tag("boot")
 class ModelgateIdempotencyGatewayAutoConfigurationTests {
 
 	private final ReactiveWebApplicationContextRunner reactive = new ReactiveWebApplicationContextRunner()

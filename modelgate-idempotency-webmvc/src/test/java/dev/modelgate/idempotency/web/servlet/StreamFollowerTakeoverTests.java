@@ -23,6 +23,7 @@ import dev.modelgate.idempotency.core.BeginResult.Outcome;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A follower whose next read comes after its stream's holder died, its lease ran out and a retry
@@ -55,11 +56,7 @@ class StreamFollowerTakeoverTests {
 				throw new IllegalStateException(ex);
 			}
 		});
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (!response.getContentAsString().contains("a3") && System.nanoTime() < deadline) {
-			Thread.sleep(10);
-		}
-		assertThat(response.getContentAsString()).contains("a3");
+		await().atMost(Duration.ofSeconds(5)).until(() -> response.getContentAsString().contains("a3"));
 		// Between two polls: the holder's lease runs out, and a retry takes over and streams anew.
 		this.clock.advance(LEASE.plusSeconds(1));
 		assertThat(this.store.begin("scope", "fp", "retry", LEASE).outcome()).isEqualTo(Outcome.ACQUIRED);

@@ -6,6 +6,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
@@ -55,6 +56,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * results go through the application's Jackson 2 {@code ObjectMapper}, health is Spring Boot 3's, and
  * metrics come after Spring Boot 3's metrics auto-configurations.
  */
+@Tag("boot")
 class SpringBoot3AutoConfigurationTests {
 
 	private final WebApplicationContextRunner contextRunner = new WebApplicationContextRunner()

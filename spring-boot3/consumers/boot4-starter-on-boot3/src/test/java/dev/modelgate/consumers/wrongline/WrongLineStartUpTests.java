@@ -1,5 +1,6 @@
 package dev.modelgate.consumers.wrongline;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -15,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatRuntimeException;
  * The Spring Boot 4 starter on Spring Boot 3.5 stops the application before any bean is created, and the start-up
  * failure report names the starter to use instead.
  */
+@Tag("boot")
 @ExtendWith(OutputCaptureExtension.class)
 class WrongLineStartUpTests {
 

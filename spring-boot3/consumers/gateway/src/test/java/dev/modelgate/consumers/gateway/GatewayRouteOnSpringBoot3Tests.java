@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringBootVersion;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The route filter on Spring Boot 3.5 and Spring Cloud Gateway 4.3, in front of an upstream that
  * counts its calls: the retry is replayed and the upstream called once.
  */
+@Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class GatewayRouteOnSpringBoot3Tests {
 
