@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.autoconfigure;
 
 import java.time.Duration;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -20,6 +21,7 @@ import static org.awaitility.Awaitility.await;
  * WARN: the guard asks again in the background until Redis answers, instead of going blind for the
  * life of the process.
  */
+@Tag("store")
 @ExtendWith(OutputCaptureExtension.class)
 class RedisEvictionPolicyGuardRetryTests {
 
