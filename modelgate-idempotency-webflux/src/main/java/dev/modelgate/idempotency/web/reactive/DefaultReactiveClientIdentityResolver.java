@@ -37,7 +37,7 @@ public class DefaultReactiveClientIdentityResolver implements ReactiveClientIden
 			.filter((principal) -> principal.getName() != null && !principal.getName().isBlank())
 			.map((principal) -> ClientIdentities.principalIdentity(principal.getName()))
 			.switchIfEmpty(Mono.fromSupplier(() -> ClientIdentities.of(null, this.identityHeader,
-					(this.identityHeader != null) ? exchange.getRequest().getHeaders().getOrEmpty(this.identityHeader)
+					(this.identityHeader != null) ? HeaderValues.all(exchange.getRequest().getHeaders(), this.identityHeader)
 							: List.of())));
 	}
 

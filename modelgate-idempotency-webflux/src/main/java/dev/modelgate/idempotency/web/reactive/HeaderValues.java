@@ -37,6 +37,12 @@ final class HeaderValues {
 		}
 	}
 
+	/** {@return the header's values, empty when the request has no such header} */
+	static List<String> all(HttpHeaders headers, String name) {
+		List<String> values = of(headers, name);
+		return (values != null) ? values : List.of();
+	}
+
 	private static MethodHandle find() {
 		MethodHandles.Lookup lookup = MethodHandles.publicLookup();
 		MethodType asCalled = MethodType.methodType(List.class, HttpHeaders.class, String.class);

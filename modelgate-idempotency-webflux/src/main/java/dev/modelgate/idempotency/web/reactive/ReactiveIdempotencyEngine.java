@@ -176,7 +176,7 @@ public class ReactiveIdempotencyEngine {
 		return Mono.defer(() -> {
 			ServerHttpRequest request = exchange.getRequest();
 			HttpDecision.Request decision = this.decision.start(request.getMethod().name(), endpoint)
-				.accepting(String.join(",", request.getHeaders().getOrEmpty("Accept")));
+				.accepting(String.join(",", HeaderValues.all(request.getHeaders(), "Accept")));
 			List<String> values = HeaderValues.of(request.getHeaders(), this.settings.headerName());
 			HttpAction action = decision.key((values != null) ? values : List.of());
 			if (action != null) {
