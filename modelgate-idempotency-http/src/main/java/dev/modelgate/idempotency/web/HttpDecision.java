@@ -135,25 +135,12 @@ public final class HttpDecision {
 
 		private @Nullable String scope;
 
-		private boolean asksForStream;
-
 		private long streamDeadline;
 
 		Request(String method, IdempotentEndpoint endpoint, long started) {
 			this.method = method;
 			this.endpoint = endpoint;
 			this.started = started;
-		}
-
-		/**
-		 * What the client accepts: one that asks for {@code text/event-stream} waits for a running
-		 * duplicate's stream to begin ({@link #streamNotThereYet}).
-		 * @param accept the request's {@code Accept} values, joined, or {@code null}
-		 * @return this request
-		 */
-		public Request accepting(@Nullable String accept) {
-			this.asksForStream = accept != null && accept.toLowerCase(Locale.ROOT).contains("text/event-stream");
-			return this;
 		}
 
 		/** {@return the endpoint's settings} */
@@ -330,11 +317,13 @@ public final class HttpDecision {
 		 * holding on to the store: the adapter pauses, then asks {@code begin} again (the running
 		 * request may have ended, released its key, or begun its stream meanwhile).
 		 * @param streams the stream settings
+		 * @param accept the request's {@code Accept} values, joined, or {@code null}; read only here, so
+		 * that no other request pays for it
 		 * @return the pause before asking again, or {@code null} when the duplicate is refused now
 		 * ({@link #notAttached()})
 		 */
-		public @Nullable Duration streamNotThereYet(StreamSettings streams) {
-			if (!this.asksForStream) {
+		public @Nullable Duration streamNotThereYet(StreamSettings streams, @Nullable String accept) {
+			if (accept == null || !accept.toLowerCase(Locale.ROOT).contains("text/event-stream")) {
 				return null;
 			}
 			long now = System.nanoTime();

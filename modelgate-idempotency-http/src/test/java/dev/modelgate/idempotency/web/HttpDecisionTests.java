@@ -176,6 +176,23 @@ class HttpDecisionTests {
 	}
 
 	@Test
+	void onlyADuplicateThatAsksForAStreamWaitsForItToBeginAndOnlyUntilHeadWait() {
+		StreamSettings streams = new StreamSettings(10, 1024, Duration.ofMinutes(1), Duration.ofMillis(100),
+				Duration.ofSeconds(30));
+		IdempotentEndpoint streaming = endpoint(false, true, Idempotent.StoreFailure.REJECT);
+		assertThat(keyed(this.decision, streaming).streamNotThereYet(streams, "application/json")).isNull();
+		assertThat(keyed(this.decision, streaming).streamNotThereYet(streams, null)).isNull();
+		HttpDecision.Request waiting = keyed(this.decision, streaming);
+		assertThat(waiting.streamNotThereYet(streams, "text/html, TEXT/EVENT-STREAM")).isEqualTo(Duration.ofMillis(100));
+		assertThat(waiting.streamNotThereYet(streams, "text/event-stream")).isPositive();
+		StreamSettings noWait = new StreamSettings(10, 1024, Duration.ofMinutes(1), Duration.ofMillis(100),
+				Duration.ZERO);
+		assertThat(keyed(this.decision, streaming).streamNotThereYet(noWait, "text/event-stream")).isNull();
+		assertThat(reported()).as("one WAITED for the one that waits, however often it asks")
+			.containsExactly(IdempotencyOutcome.WAITED);
+	}
+
+	@Test
 	void recordedStreamIsReplayedOrGoneOrUnreadable() {
 		assertThat(keyed(this.decision, endpoint()).streamFollowed(true, 0)).isNull();
 		assertThat(keyed(this.decision, endpoint()).streamFollowed(false, 0)).isInstanceOf(HttpAction.Reject.class);

@@ -175,8 +175,7 @@ public class ReactiveIdempotencyEngine {
 			Function<ServerWebExchange, Mono<Void>> chain) {
 		return Mono.defer(() -> {
 			ServerHttpRequest request = exchange.getRequest();
-			HttpDecision.Request decision = this.decision.start(request.getMethod().name(), endpoint)
-				.accepting(String.join(",", HeaderValues.all(request.getHeaders(), "Accept")));
+			HttpDecision.Request decision = this.decision.start(request.getMethod().name(), endpoint);
 			List<String> values = HeaderValues.of(request.getHeaders(), this.settings.headerName());
 			HttpAction action = decision.key((values != null) ? values : List.of());
 			if (action != null) {
@@ -263,7 +262,8 @@ public class ReactiveIdempotencyEngine {
 				decision.attached(lastEventId);
 				return stream.doOnTerminate(() -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
 			}).orElseGet(() -> Mono.defer(() -> {
-				Duration pause = decision.streamNotThereYet(this.streamSettings);
+				Duration pause = decision.streamNotThereYet(this.streamSettings,
+						String.join(",", HeaderValues.all(exchange.getRequest().getHeaders(), "Accept")));
 				return (pause != null)
 						? Mono.delay(pause, this.timers).then(keyed(decision, fingerprint, exchange, chain, false))
 						: reject(decision.notAttached(), exchange);

@@ -220,8 +220,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			chain.doFilter(request, response);
 			return;
 		}
-		HttpDecision.Request decision = this.decision.start(request.getMethod(), endpoint)
-			.accepting(String.join(",", Collections.list(request.getHeaders("Accept"))));
+		HttpDecision.Request decision = this.decision.start(request.getMethod(), endpoint);
 		HttpAction action = decision.key(Collections.list(request.getHeaders(this.settings.headerName())));
 		if (action == null) {
 			try {
@@ -381,7 +380,8 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			HttpServletResponse response) throws IOException {
 		long lastEventId = HttpDecision.lastEventId(request.getHeader(HttpDecision.LAST_EVENT_ID));
 		if (!this.follower.follow(decision.scope(), lastEventId, response)) {
-			Duration pause = decision.streamNotThereYet(this.streamSettings);
+			Duration pause = decision.streamNotThereYet(this.streamSettings,
+					String.join(",", Collections.list(request.getHeaders("Accept"))));
 			return (pause != null) ? pause : NOT_ATTACHED;
 		}
 		decision.attached(lastEventId);
