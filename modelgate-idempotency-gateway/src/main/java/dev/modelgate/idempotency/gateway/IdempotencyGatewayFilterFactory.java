@@ -130,7 +130,19 @@ public class IdempotencyGatewayFilterFactory extends AbstractGatewayFilterFactor
 					this.settings.scopeName().isEmpty() ? routeId : this.settings.scopeName(), this.settings.required(),
 					this.settings.ttl(), this.settings.leaseTtl(), this.settings.waitTimeout(),
 					this.settings.ignoreFields(), this.settings.onStoreFailure(), this.settings.attachToStream());
-			return engine.handle(exchange, endpoint, chain::filter);
+			return engine.handle(exchange, endpoint, chain::filter, IdempotencyGatewayFilter::keepUpstream);
+		}
+
+		/**
+		 * A recorded stream goes on when its client leaves: {@link NettyWriteResponseFilter} closes the
+		 * upstream connection when the client's exchange is cancelled, and the upstream's body then ends
+		 * as if the stream were complete. Without the connection in the exchange, that clean-up has
+		 * nothing to close; the recording reads the body to its end (the connection then goes back to
+		 * the pool) or, past {@code stream.max-duration} with nobody listening, cancels it (which closes
+		 * it).
+		 */
+		private static void keepUpstream(ServerWebExchange exchange) {
+			exchange.getAttributes().remove(ServerWebExchangeUtils.CLIENT_RESPONSE_CONN_ATTR);
 		}
 
 		private String routeId(ServerWebExchange exchange) {

@@ -46,7 +46,7 @@ import static org.awaitility.Awaitility.await;
  * the route's path (gateway, filter, engine, store adapter) fails the request that made it.
  */
 @Tag("boot")
-@Import(InProgressAnswers.class)
+@Import({ InProgressAnswers.class, FirstResponses.class })
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "modelgate.provider.api-key=test-provider-key", "modelgate.idempotency.in-progress=wait",
 				// Generous, so that a loaded machine does not turn a slow store call into a 503.
@@ -100,6 +100,7 @@ abstract class GatewayRouteIdempotencyTests {
 	void freshKeyAndUpstream() {
 		upstream.reset();
 		InProgressAnswers.reset();
+		FirstResponses.reset();
 		this.key = "gw-" + UUID.randomUUID();
 		this.body = "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello "
 				+ UUID.randomUUID() + "\"}]}";
@@ -298,6 +299,50 @@ abstract class GatewayRouteIdempotencyTests {
 		finally {
 			release.countDown();
 		}
+		assertThat(upstream.calls()).isEqualTo(1);
+	}
+
+	/**
+	 * A client that drops a stream after two events, then retries with the same key, gets the whole
+	 * stream: the generation went on to its end without it (the upstream's connection was not closed
+	 * when the client's was), and a recording is completed only by the stream's own end.
+	 */
+	@Test
+	void clientThatDropsTheStreamThenRetriesGetsTheWholeStreamFromOneUpstreamCall() throws Exception {
+		String id = "chatcmpl-" + UUID.randomUUID();
+		String[] chunks = { chunk(id, "{\"role\":\"assistant\",\"content\":\"\"}", null),
+				chunk(id, "{\"content\":\"Dropped\"}", null), chunk(id, "{\"content\":\" client\"}", null),
+				chunk(id, "{}", "\"stop\""), "[DONE]" };
+		upstream.streamWith(chunks);
+		CountDownLatch release = upstream.holdStreamsAfter(2);
+		String streaming = this.body.replace("\"model\"", "\"stream\":true,\"model\"");
+		try {
+			HttpResponse<InputStream> first = this.http.send(request(this.key, streaming, AUTHORIZATION),
+					HttpResponse.BodyHandlers.ofInputStream());
+			BufferedReader firstEvents = new BufferedReader(
+					new InputStreamReader(first.body(), StandardCharsets.UTF_8));
+			int seen = 0;
+			String line;
+			while (seen < 2 && (line = firstEvents.readLine()) != null) {
+				if (line.startsWith("data:")) {
+					seen++;
+				}
+			}
+			assertThat(seen).isEqualTo(2);
+			// Closing the body before its end closes the connection: the client is gone. The gateway
+			// reports the run's response as done once it has seen that.
+			first.body().close();
+			await().atMost(WAIT).until(() -> FirstResponses.count() == 1);
+		}
+		finally {
+			release.countDown();
+		}
+
+		HttpResponse<byte[]> retry = send(this.key, streaming);
+
+		assertThat(retry.statusCode()).isEqualTo(200);
+		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		assertThat(Event.parse(retry.body())).extracting(Event::data).containsExactly(chunks);
 		assertThat(upstream.calls()).isEqualTo(1);
 	}
 

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
@@ -77,6 +79,10 @@ import dev.modelgate.idempotency.core.IdempotencyStoreException;
  * reactive client, its event loop). Nothing here blocks.
  */
 public class ReactiveIdempotencyEngine {
+
+	/** Where {@code handle} leaves the adapter's callback for a stream recorded apart from its client. */
+	private static final String KEEP_GENERATING_ATTRIBUTE = ReactiveIdempotencyEngine.class.getName()
+			+ ".keepGenerating";
 
 	private final AsyncIdempotencyStore store;
 
@@ -173,7 +179,27 @@ public class ReactiveIdempotencyEngine {
 	 */
 	public Mono<Void> handle(ServerWebExchange exchange, IdempotentEndpoint endpoint,
 			Function<ServerWebExchange, Mono<Void>> chain) {
+		return handle(exchange, endpoint, chain, (recording) -> {
+		});
+	}
+
+	/**
+	 * Applies the state machine to one exchange bound for an idempotent endpoint, for an adapter whose
+	 * stack stops a response's source when its client leaves: a recorded stream must go on to its end
+	 * (the record is completed only by the stream's own end).
+	 * @param exchange the exchange
+	 * @param endpoint the endpoint's settings
+	 * @param chain the rest of the chain, as for {@link #handle(ServerWebExchange, IdempotentEndpoint, Function)}
+	 * @param keepGenerating called with the exchange given to {@code chain} when its response turns out to
+	 * be a stream that is recorded apart from its client, before the client is written to: the adapter
+	 * takes the stream's source out of whatever would stop it when the client leaves (the gateway, its
+	 * upstream connection out of {@code NettyWriteResponseFilter}'s clean-up)
+	 * @return completes when the response is done
+	 */
+	public Mono<Void> handle(ServerWebExchange exchange, IdempotentEndpoint endpoint,
+			Function<ServerWebExchange, Mono<Void>> chain, Consumer<ServerWebExchange> keepGenerating) {
 		return Mono.defer(() -> {
+			exchange.getAttributes().put(KEEP_GENERATING_ATTRIBUTE, keepGenerating);
 			ServerHttpRequest request = exchange.getRequest();
 			HttpDecision.Request decision = this.decision.start(request.getMethod().name(), endpoint);
 			List<String> values = HeaderValues.of(request.getHeaders(), this.settings.headerName());
@@ -277,11 +303,17 @@ public class ReactiveIdempotencyEngine {
 			Function<ServerWebExchange, Mono<Void>> chain) {
 		ReactiveSettlement settlement = new ReactiveSettlement(decision.settlement(lease), this.timers);
 		StreamReporting reporting = decision.streamReporting();
+		Consumer<ServerWebExchange> keepGenerating = exchange.getAttributeOrDefault(KEEP_GENERATING_ATTRIBUTE,
+				(recording) -> {
+				});
+		AtomicReference<ServerWebExchange> running = new AtomicReference<>();
 		CapturedResponse captured = new CapturedResponse(exchange.getResponse(), settlement, this.responsePolicy,
-				this.replayHeaders, this.settings.maxResponseBytes(),
-				(response, client, elements) -> this.streams.record(settlement, response, client, elements, reporting));
-		ServerWebExchange running = exchange.mutate().response(captured).build();
-		return chain.apply(running)
+				this.replayHeaders, this.settings.maxResponseBytes(), (response, client, elements) -> {
+					keepGenerating.accept(running.get());
+					return this.streams.record(settlement, response, client, elements, reporting);
+				});
+		running.set(exchange.mutate().response(captured).build());
+		return chain.apply(running.get())
 			.then(Mono.defer(captured::settleIfUnwritten))
 			// A stream settles itself when it ends, and goes on when its client leaves.
 			.onErrorResume((ex) -> settlement.isStreaming() ? Mono.error(ex)
