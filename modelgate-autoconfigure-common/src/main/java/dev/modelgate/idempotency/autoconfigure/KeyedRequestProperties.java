@@ -54,7 +54,7 @@ final class KeyedRequestProperties {
 	static StreamSettings streamSettings(ModelgateIdempotencyProperties properties) {
 		ModelgateIdempotencyProperties.Stream stream = properties.getStream();
 		return new StreamSettings(stream.getMaxEvents(), stream.getMaxBytes().toBytes(), stream.getMaxDuration(),
-				stream.getPollInterval(), stream.getHeadWait());
+				stream.getPollInterval(), stream.getHeadWait(), stream.getMaxFollowers());
 	}
 
 	/** {@return which responses are recorded and which release the key} */

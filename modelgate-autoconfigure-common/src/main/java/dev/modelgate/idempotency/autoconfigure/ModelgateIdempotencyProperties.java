@@ -744,6 +744,12 @@ public class ModelgateIdempotencyProperties implements Validator {
 		 */
 		private Duration headWait = Duration.ofSeconds(30);
 
+		/**
+		 * How many duplicates one instance lets follow one live stream at once; the next gets 409 with
+		 * Retry-After until one leaves.
+		 */
+		private int maxFollowers = 100;
+
 		public int getMaxEvents() {
 			return this.maxEvents;
 		}
@@ -782,6 +788,14 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 		public void setHeadWait(Duration headWait) {
 			this.headWait = headWait;
+		}
+
+		public int getMaxFollowers() {
+			return this.maxFollowers;
+		}
+
+		public void setMaxFollowers(int maxFollowers) {
+			this.maxFollowers = maxFollowers;
 		}
 
 	}

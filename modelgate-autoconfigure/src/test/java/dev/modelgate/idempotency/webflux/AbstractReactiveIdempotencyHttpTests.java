@@ -13,6 +13,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -28,6 +30,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
+import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
 import dev.modelgate.idempotency.webflux.ReactiveTestApplication.Runs;
 import dev.modelgate.idempotency.webflux.ReactiveTestApplication.StoreCalls;
 
@@ -46,6 +49,7 @@ import static org.awaitility.Awaitility.await;
 				"modelgate.idempotency.client-identity-header=Authorization",
 				"modelgate.idempotency.wait-timeout=10s", "modelgate.idempotency.routes[0].method=POST",
 				"modelgate.idempotency.routes[0].path=/functional/orders/{id}",
+				"modelgate.idempotency.stream.max-followers=2",
 				// Generous, so that a loaded machine does not turn a slow store call into a 503.
 				"modelgate.idempotency.operation-timeout=10s" })
 abstract class AbstractReactiveIdempotencyHttpTests {
@@ -83,6 +87,9 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 
 	@Autowired
 	private StoreCalls storeCalls;
+
+	@Autowired
+	private MeterRegistry registry;
 
 	private WebTestClient client;
 
@@ -494,6 +501,46 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 		assertThat(text(attached)).isEqualTo(text(first.get(30, TimeUnit.SECONDS)));
 		assertThat(text(attached)).contains("id: 5\n");
 		assertThat(this.runs.of("events")).isEqualTo(1);
+	}
+
+	/** Two duplicates follow a live stream (stream.max-followers=2); the third is answered 409 until one leaves. */
+	@Test
+	void duplicatePastTheFollowerCapIsAnswered409() throws Exception {
+		String key = newKey();
+		double attachedBefore = attachedDecisions();
+		ExecutorService clients = Executors.newFixedThreadPool(3);
+		try {
+			Future<EntityExchangeResult<byte[]>> first = clients.submit(() -> events("count=5&gapMillis=600", key, null));
+			awaitRuns("events", 1);
+			List<Future<EntityExchangeResult<byte[]>>> followers = new ArrayList<>();
+			for (int i = 0; i < 2; i++) {
+				followers.add(clients.submit(() -> events("count=5&gapMillis=600", key, null)));
+			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> attachedDecisions() == attachedBefore + 2);
+			EntityExchangeResult<byte[]> third = events("count=5&gapMillis=600", key, null);
+			String whole = text(first.get(30, TimeUnit.SECONDS));
+
+			assertThat(followers.get(0).isDone() && followers.get(1).isDone()).as("followers still attached").isFalse();
+			assertThat(status(third)).isEqualTo(409);
+			assertThat(third.getResponseHeaders().getFirst("Retry-After")).isNotNull();
+			assertThat(text(third)).contains("idempotency_request_in_progress");
+			for (Future<EntityExchangeResult<byte[]>> follower : followers) {
+				assertThat(text(follower.get(30, TimeUnit.SECONDS))).isEqualTo(whole);
+			}
+			assertThat(this.runs.of("events")).isEqualTo(1);
+			// The followers left: the retry after the end is a replay, not one too many.
+			assertThat(status(events("count=5&gapMillis=600", key, null))).isEqualTo(200);
+		}
+		finally {
+			clients.shutdownNow();
+		}
+	}
+
+	private double attachedDecisions() {
+		Counter counter = this.registry.find(MicrometerIdempotencyListener.DECISIONS)
+			.tags("outcome", "attached", "endpoint", "/events", "method", "POST")
+			.counter();
+		return (counter != null) ? counter.count() : 0;
 	}
 
 	/** A client identity header sent twice identifies nobody: 400, never its first value. */

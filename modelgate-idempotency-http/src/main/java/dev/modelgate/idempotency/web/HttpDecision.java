@@ -350,6 +350,20 @@ public final class HttpDecision {
 		}
 
 		/**
+		 * A duplicate would attach to a stream that has as many followers on this instance as
+		 * {@link StreamSettings#maxFollowers()} allows: it is refused as if there were no stream yet.
+		 * @param maxFollowers the limit
+		 * @return the 409, with {@code Retry-After}
+		 */
+		public HttpAction tooManyFollowers(int maxFollowers) {
+			if (logger.isDebugEnabled()) {
+				logger.debug("Stream of idempotency scope " + this.scope + " has " + maxFollowers
+						+ " followers on this instance (stream.max-followers); the duplicate gets 409");
+			}
+			return notAttached();
+		}
+
+		/**
 		 * The running request's stream could not be read for a duplicate: it is refused as if there were none.
 		 * @param ex why
 		 * @return the 409

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -41,6 +42,7 @@ import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.web.KeyedRequestSettings;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.ResponsePolicy;
+import dev.modelgate.idempotency.web.StreamFollowers;
 import dev.modelgate.idempotency.web.StreamReporting;
 import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.AsyncIdempotencyCoordinator;
@@ -101,6 +103,8 @@ public class ReactiveIdempotencyEngine {
 	private final KeyedRequestSettings settings;
 
 	private final Scheduler timers;
+
+	private final StreamFollowers followers = new StreamFollowers();
 
 	private StreamSettings streamSettings = StreamSettings.DEFAULTS;
 
@@ -283,20 +287,35 @@ public class ReactiveIdempotencyEngine {
 	private Mono<Void> attach(HttpDecision.Request decision, String fingerprint, ServerWebExchange exchange,
 			Function<ServerWebExchange, Mono<Void>> chain) {
 		long lastEventId = lastEventId(exchange);
-		return this.streams.follow(decision.scope(), lastEventId, exchange.getResponse())
-			.map((following) -> following.map((stream) -> {
-				decision.attached(lastEventId);
-				return stream.doOnTerminate(() -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
-			}).orElseGet(() -> Mono.defer(() -> {
-				Duration pause = decision.streamNotThereYet(this.streamSettings,
-						String.join(",", HeaderValues.all(exchange.getRequest().getHeaders(), "Accept")));
-				return (pause != null)
-						? Mono.delay(pause, this.timers).then(keyed(decision, fingerprint, exchange, chain, false))
-						: reject(decision.notAttached(), exchange);
-			})))
-			.onErrorResume(IdempotencyStoreException.class,
-					(ex) -> Mono.just(reject(decision.attachFailed(ex), exchange)))
-			.flatMap(Function.identity());
+		String scope = decision.scope();
+		int maxFollowers = this.streamSettings.maxFollowers();
+		return Mono.defer(() -> {
+			if (!this.followers.tryJoin(scope, maxFollowers)) {
+				return reject(decision.tooManyFollowers(maxFollowers), exchange);
+			}
+			AtomicBoolean joined = new AtomicBoolean(true);
+			Runnable leave = () -> {
+				if (joined.compareAndSet(true, false)) {
+					this.followers.leave(scope);
+				}
+			};
+			return this.streams.follow(scope, lastEventId, exchange.getResponse())
+				.map((following) -> following.map((stream) -> {
+					decision.attached(lastEventId);
+					return stream.doOnTerminate(() -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
+				}).orElseGet(() -> Mono.defer(() -> {
+					leave.run();
+					Duration pause = decision.streamNotThereYet(this.streamSettings,
+							String.join(",", HeaderValues.all(exchange.getRequest().getHeaders(), "Accept")));
+					return (pause != null)
+							? Mono.delay(pause, this.timers).then(keyed(decision, fingerprint, exchange, chain, false))
+							: reject(decision.notAttached(), exchange);
+				})))
+				.onErrorResume(IdempotencyStoreException.class,
+						(ex) -> Mono.just(reject(decision.attachFailed(ex), exchange)))
+				.flatMap(Function.identity())
+				.doFinally((signal) -> leave.run());
+		});
 	}
 
 	private Mono<Void> run(HttpDecision.Request decision, AsyncLease lease, ServerWebExchange exchange,

@@ -30,6 +30,7 @@ import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
 import dev.modelgate.idempotency.web.HttpAction;
 import dev.modelgate.idempotency.web.HttpDecision;
 import dev.modelgate.idempotency.web.KeyedRequestSettings;
+import dev.modelgate.idempotency.web.StreamFollowers;
 import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.ChunkPool;
 import dev.modelgate.idempotency.core.DecisionReporter;
@@ -108,6 +109,19 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		return thread;
 	});
 
+	/**
+	 * Where followers of live streams wait for the next events without a request thread: the store
+	 * read and the write to the client every poll interval.
+	 */
+	private final ScheduledExecutorService followerTimers = Executors.newScheduledThreadPool(
+			Math.max(2, Runtime.getRuntime().availableProcessors()), (task) -> {
+				Thread thread = new Thread(task, "modelgate-idempotency-followers");
+				thread.setDaemon(true);
+				return thread;
+			});
+
+	private final StreamFollowers streamFollowers = new StreamFollowers();
+
 	private StreamSettings streamSettings = StreamSettings.DEFAULTS;
 
 	private StreamFollower follower;
@@ -143,7 +157,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		this.replayer = new ResponseReplayer(replayHeaders, settings.replayedHeaderName());
 		this.problems = new ProblemResponder(problemRenderer);
 		this.follower = new StreamFollower(coordinator.getStore(), replayHeaders, settings.replayedHeaderName(),
-				this.streamSettings);
+				this.streamSettings, this.followerTimers);
 	}
 
 	/**
@@ -153,7 +167,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	public void setStreamSettings(StreamSettings streamSettings) {
 		this.streamSettings = streamSettings;
 		this.follower = new StreamFollower(this.coordinator.getStore(), this.replayHeaders,
-				this.settings.replayedHeaderName(), streamSettings);
+				this.settings.replayedHeaderName(), streamSettings, this.followerTimers);
 	}
 
 	/** The pool of the filter's body chunks, for tests. */
@@ -164,6 +178,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	@Override
 	public void destroy() {
 		this.streamTimers.shutdownNow();
+		this.followerTimers.shutdownNow();
 	}
 
 	@Override
@@ -306,17 +321,24 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			action = decision.storeFailed(ex);
 		}
 		while (action == HttpAction.ATTACH) {
+			int maxFollowers = this.streamSettings.maxFollowers();
+			if (!this.streamFollowers.tryJoin(decision.scope(), maxFollowers)) {
+				action = decision.tooManyFollowers(maxFollowers);
+				break;
+			}
 			Duration pause;
 			try {
 				pause = attach(decision, request, response);
 			}
 			catch (IdempotencyStoreException ex) {
+				this.streamFollowers.leave(decision.scope());
 				action = decision.attachFailed(ex);
 				break;
 			}
 			if (pause == null) {
 				return;
 			}
+			this.streamFollowers.leave(decision.scope());
 			if (pause == NOT_ATTACHED || !sleep(pause)) {
 				action = decision.notAttached();
 				break;
@@ -371,21 +393,27 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	}
 
 	/**
-	 * Attaches a duplicate to the stream its key is recording, if it is one.
-	 * @return {@code null} once attached; else how long to wait before asking the store again, or
-	 * {@link #NOT_ATTACHED} when the duplicate is to be refused; nothing is written unless attached
+	 * Attaches a duplicate, counted among the stream's followers, to the stream its key is recording,
+	 * if it is one.
+	 * @return {@code null} once attached (it leaves the followers when its response is done); else how
+	 * long to wait before asking the store again, or {@link #NOT_ATTACHED} when the duplicate is to be
+	 * refused; nothing is written unless attached
 	 * @throws IdempotencyStoreException when the stream cannot be read
 	 */
 	private @Nullable Duration attach(HttpDecision.Request decision, HttpServletRequest request,
 			HttpServletResponse response) throws IOException {
 		long lastEventId = HttpDecision.lastEventId(request.getHeader(HttpDecision.LAST_EVENT_ID));
-		if (!this.follower.follow(decision.scope(), lastEventId, response)) {
+		String scope = decision.scope();
+		Runnable done = () -> {
+			this.streamFollowers.leave(scope);
+			decision.responded(IdempotencyListener.ResponseKind.REPLAY);
+		};
+		if (!this.follower.follow(scope, lastEventId, request, response, () -> decision.attached(lastEventId),
+				done)) {
 			Duration pause = decision.streamNotThereYet(this.streamSettings,
 					String.join(",", Collections.list(request.getHeaders("Accept"))));
 			return (pause != null) ? pause : NOT_ATTACHED;
 		}
-		decision.attached(lastEventId);
-		decision.responded(IdempotencyListener.ResponseKind.REPLAY);
 		return null;
 	}
 
@@ -406,14 +434,13 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		long lastEventId = HttpDecision.lastEventId(request.getHeader(HttpDecision.LAST_EVENT_ID));
 		HttpAction refusal;
 		try {
-			refusal = decision.streamFollowed(this.follower.follow(decision.scope(), lastEventId, response),
-					lastEventId);
+			boolean found = this.follower.follow(decision.scope(), lastEventId, request, response,
+					() -> decision.streamFollowed(true, lastEventId),
+					() -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
+			refusal = found ? null : decision.streamFollowed(false, lastEventId);
 		}
 		catch (IdempotencyStoreException ex) {
 			return decision.streamUnreadable(ex);
-		}
-		if (refusal == null) {
-			decision.responded(IdempotencyListener.ResponseKind.REPLAY);
 		}
 		return refusal;
 	}

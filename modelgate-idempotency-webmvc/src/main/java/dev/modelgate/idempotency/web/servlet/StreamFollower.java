@@ -2,9 +2,21 @@ package dev.modelgate.idempotency.web.servlet;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.modelgate.idempotency.web.HttpResponseRecord;
 import dev.modelgate.idempotency.web.ReplayHeaders;
@@ -24,8 +36,16 @@ import dev.modelgate.idempotency.core.StreamSlice;
  * another attempt (its holder died, its lease ran out, a retry began it again): the new attempt's
  * events go on from sequence 1 of a different generation, and following them would splice two
  * attempts into one stream nobody generated ({@link StreamSlice#attempt()}).
+ *
+ * <p>What is in the store is sent on the request thread. A follower that has to wait for the next
+ * events gives its thread back: the request goes asynchronous, and the next reads and writes run on
+ * the {@code followers} scheduler every poll interval, so that a crowd of followers of a long stream
+ * does not take the container's request threads from unrelated requests. Where the request cannot go
+ * asynchronous (a filter or servlet registered without async support), the thread waits, as before.
  */
 final class StreamFollower {
+
+	private static final Log logger = LogFactory.getLog(StreamFollower.class);
 
 	private final IdempotencyStore store;
 
@@ -35,70 +55,57 @@ final class StreamFollower {
 
 	private final StreamSettings settings;
 
+	private final ScheduledExecutorService followers;
+
 	StreamFollower(IdempotencyStore store, ReplayHeaders replayHeaders, String replayedHeaderName,
-			StreamSettings settings) {
+			StreamSettings settings, ScheduledExecutorService followers) {
 		this.store = store;
 		this.replayHeaders = replayHeaders;
 		this.replayedHeaderName = replayedHeaderName;
 		this.settings = settings;
+		this.followers = followers;
 	}
 
 	/**
 	 * Follows the scope's stream to its end, or until the client goes away.
 	 * @param afterSequence the last event the client has, from {@code Last-Event-ID} (0: none)
-	 * @return {@code false}, with nothing written, when the scope holds no stream (yet)
+	 * @param found called when the stream is there, before anything is written
+	 * @param done called once the response is done (now, or later when the request went asynchronous)
+	 * @return {@code false}, with nothing written and neither callback called, when the scope holds no
+	 * stream (yet)
 	 * @throws dev.modelgate.idempotency.core.IdempotencyStoreException when the first read fails
 	 */
-	boolean follow(String scope, long afterSequence, HttpServletResponse response) throws IOException {
+	boolean follow(String scope, long afterSequence, HttpServletRequest request, HttpServletResponse response,
+			Runnable found, Runnable done) throws IOException {
 		Optional<StreamSlice> first = this.store.readStream(scope, afterSequence, StreamSettings.READ_BATCH);
 		if (first.isEmpty()) {
 			return false;
 		}
+		found.run();
 		writeHead(first.get().head(), response);
-		OutputStream out = response.getOutputStream();
-		long deadline = System.nanoTime() + this.settings.maxDuration().toNanos();
-		StreamSlice slice = first.get();
-		long after = afterSequence;
+		Following following = new Following(scope, first.get(), afterSequence, response.getOutputStream(), done);
 		try {
-			while (true) {
-				for (StreamEvent event : slice.events()) {
-					out.write(event.data());
-				}
-				out.flush();
-				after = slice.lastSequence(after);
-				boolean more = slice.events().size() == StreamSettings.READ_BATCH;
-				if (slice.state() == StreamSlice.State.COMPLETED && !more) {
-					return true;
-				}
-				if (slice.state() == StreamSlice.State.NOT_KEPT) {
-					end(out, "idempotency_result_unavailable",
-							"the stream outgrew what is recorded; retrying with this key will not run it again");
-					return true;
-				}
-				if (!more) {
-					if (System.nanoTime() > deadline) {
-						end(out, "idempotency_request_in_progress", "the stream is still running; retry later");
+			Duration pause = following.send(first.get());
+			while (pause != null) {
+				if (!pause.isZero()) {
+					if (request.isAsyncSupported()) {
+						following.goAsynchronous(request, response, pause);
 						return true;
 					}
-					Thread.sleep(this.settings.pollInterval().toMillis());
+					Thread.sleep(pause.toMillis());
 				}
-				Optional<StreamSlice> next = this.store.readStream(scope, after, StreamSettings.READ_BATCH);
-				if (next.isEmpty() || !next.get().sameAttempt(first.get())) {
-					end(out, "idempotency_stream_interrupted",
-							"the stream ended before its end; a retry with the same key runs it again");
-					return true;
-				}
-				slice = next.get();
+				pause = following.readAndSend();
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return true;
 		}
-		catch (RuntimeException ex) {
-			end(out, "idempotency_store_unavailable", "the stream could not be read; retry later");
-			return true;
+		catch (IOException | RuntimeException ex) {
+			following.finish();
+			throw ex;
 		}
+		following.finish();
+		return true;
 	}
 
 	private void writeHead(byte[] head, HttpServletResponse response) throws IOException {
@@ -113,9 +120,169 @@ final class StreamFollower {
 		response.flushBuffer();
 	}
 
-	private static void end(OutputStream out, String code, String detail) throws IOException {
-		out.write(SseEvents.terminal(code, detail));
-		out.flush();
+	/** One follower's place in the stream; touched by one thread at a time. */
+	private final class Following implements AsyncListener {
+
+		private final String scope;
+
+		private final StreamSlice first;
+
+		private final OutputStream out;
+
+		private final Runnable done;
+
+		private final long deadline;
+
+		private final AtomicBoolean finished = new AtomicBoolean();
+
+		private long after;
+
+		private volatile @Nullable AsyncContext async;
+
+		private volatile boolean clientGone;
+
+		Following(String scope, StreamSlice first, long after, OutputStream out, Runnable done) {
+			this.scope = scope;
+			this.first = first;
+			this.after = after;
+			this.out = out;
+			this.done = done;
+			this.deadline = System.nanoTime() + StreamFollower.this.settings.maxDuration().toNanos();
+		}
+
+		/**
+		 * Sends a slice's events.
+		 * @return {@code null} when the response is complete; zero to read on at once; otherwise how
+		 * long to wait before asking the store for more
+		 */
+		@Nullable Duration send(StreamSlice slice) throws IOException {
+			for (StreamEvent event : slice.events()) {
+				this.out.write(event.data());
+			}
+			this.out.flush();
+			this.after = slice.lastSequence(this.after);
+			boolean more = slice.events().size() == StreamSettings.READ_BATCH;
+			if (slice.state() == StreamSlice.State.COMPLETED && !more) {
+				return null;
+			}
+			if (slice.state() == StreamSlice.State.NOT_KEPT) {
+				return end("idempotency_result_unavailable",
+						"the stream outgrew what is recorded; retrying with this key will not run it again");
+			}
+			if (more) {
+				return Duration.ZERO;
+			}
+			if (System.nanoTime() > this.deadline) {
+				return end("idempotency_request_in_progress", "the stream is still running; retry later");
+			}
+			return StreamFollower.this.settings.pollInterval();
+		}
+
+		/** Asks the store for the events after the last one sent, and sends them. */
+		@Nullable Duration readAndSend() throws IOException {
+			Optional<StreamSlice> next;
+			try {
+				next = StreamFollower.this.store.readStream(this.scope, this.after, StreamSettings.READ_BATCH);
+			}
+			catch (RuntimeException ex) {
+				return end("idempotency_store_unavailable", "the stream could not be read; retry later");
+			}
+			if (next.isEmpty() || !next.get().sameAttempt(this.first)) {
+				return end("idempotency_stream_interrupted",
+						"the stream ended before its end; a retry with the same key runs it again");
+			}
+			return send(next.get());
+		}
+
+		private @Nullable Duration end(String code, String detail) throws IOException {
+			this.out.write(SseEvents.terminal(code, detail));
+			this.out.flush();
+			return null;
+		}
+
+		void goAsynchronous(HttpServletRequest request, HttpServletResponse response, Duration pause) {
+			AsyncContext context = request.startAsync(request, response);
+			// The stream's own deadline (stream.max-duration) ends it; the container's must not first.
+			context.setTimeout(0);
+			context.addListener(this);
+			this.async = context;
+			schedule(pause);
+		}
+
+		private void schedule(Duration pause) {
+			try {
+				StreamFollower.this.followers.schedule(this::poll, pause.toNanos(), TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				// The application is stopping.
+				finish();
+			}
+		}
+
+		private void poll() {
+			if (this.clientGone) {
+				finish();
+				return;
+			}
+			Duration pause;
+			try {
+				do {
+					pause = readAndSend();
+				}
+				while (pause != null && pause.isZero());
+			}
+			catch (IOException | RuntimeException ex) {
+				if (logger.isDebugEnabled()) {
+					logger.debug("Follower of idempotency scope " + this.scope + " went away: " + ex);
+				}
+				pause = null;
+			}
+			if (pause == null) {
+				finish();
+			}
+			else {
+				schedule(pause);
+			}
+		}
+
+		void finish() {
+			if (!this.finished.compareAndSet(false, true)) {
+				return;
+			}
+			try {
+				AsyncContext context = this.async;
+				if (context != null) {
+					context.complete();
+				}
+			}
+			catch (IllegalStateException ex) {
+				// The container already ended the request (the client went away).
+			}
+			finally {
+				this.done.run();
+			}
+		}
+
+		@Override
+		public void onComplete(AsyncEvent event) {
+			this.clientGone = true;
+			finish();
+		}
+
+		@Override
+		public void onTimeout(AsyncEvent event) {
+			this.clientGone = true;
+		}
+
+		@Override
+		public void onError(AsyncEvent event) {
+			this.clientGone = true;
+		}
+
+		@Override
+		public void onStartAsync(AsyncEvent event) {
+		}
+
 	}
 
 }

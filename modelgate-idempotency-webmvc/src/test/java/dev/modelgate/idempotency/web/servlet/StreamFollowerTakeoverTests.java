@@ -8,11 +8,14 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 import dev.modelgate.idempotency.web.HttpResponseRecord;
@@ -45,17 +48,22 @@ class StreamFollowerTakeoverTests {
 		assertThat(this.store.begin("scope", "fp", "dead", LEASE).outcome()).isEqualTo(Outcome.ACQUIRED);
 		this.store.openStream("scope", "dead", head);
 		this.store.appendEvents("scope", "dead", 1, List.of(event("a1"), event("a2"), event("a3")));
+		ScheduledExecutorService followers = Executors.newSingleThreadScheduledExecutor();
 		StreamFollower follower = new StreamFollower(this.store, new ReplayHeaders(List.of()), "Idempotent-Replayed",
-				new StreamSettings(10_000, 8L * 1024 * 1024, Duration.ofMinutes(10), Duration.ofMillis(1500)));
+				new StreamSettings(10_000, 8L * 1024 * 1024, Duration.ofMinutes(10), Duration.ofMillis(1500)),
+				followers);
+		MockHttpServletRequest request = new MockHttpServletRequest();
+		request.setAsyncSupported(true);
 		MockHttpServletResponse response = new MockHttpServletResponse();
-		CompletableFuture<Boolean> followed = CompletableFuture.supplyAsync(() -> {
-			try {
-				return follower.follow("scope", 0, response);
-			}
-			catch (Exception ex) {
-				throw new IllegalStateException(ex);
-			}
-		});
+		CountDownLatch done = new CountDownLatch(1);
+
+		boolean followed = follower.follow("scope", 0, request, response, () -> {
+		}, done::countDown);
+
+		// What the store held was sent on the request thread, which the follower then gave back.
+		assertThat(followed).isTrue();
+		assertThat(request.isAsyncStarted()).isTrue();
+		assertThat(done.getCount()).isOne();
 		await().atMost(Duration.ofSeconds(5)).until(() -> response.getContentAsString().contains("a3"));
 		// Between two polls: the holder's lease runs out, and a retry takes over and streams anew.
 		this.clock.advance(LEASE.plusSeconds(1));
@@ -65,7 +73,8 @@ class StreamFollowerTakeoverTests {
 				List.of(event("b1"), event("b2"), event("b3"), event("b4"), event("b5")));
 		this.store.completeStream("scope", "retry", Duration.ofMinutes(5));
 
-		assertThat(followed.get(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+		followers.shutdownNow();
 		String body = response.getContentAsString(StandardCharsets.UTF_8);
 		assertThat(body).contains("a1", "a2", "a3").doesNotContain("b4", "b5");
 		assertThat(body).endsWith(new String(SseEvents.terminal("idempotency_stream_interrupted",

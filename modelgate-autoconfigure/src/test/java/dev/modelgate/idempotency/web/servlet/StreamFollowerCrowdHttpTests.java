@@ -1,0 +1,167 @@
+package dev.modelgate.idempotency.web.servlet;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
+import dev.modelgate.idempotency.web.testapp.Invocations;
+import dev.modelgate.idempotency.web.testapp.TestApplication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A crowd of duplicates following one live stream on Tomcat with few request threads: followers wait
+ * for new events without holding a thread, so unrelated requests are served meanwhile, and
+ * {@code stream.max-followers} caps the crowd with a 409.
+ */
+@Tag("boot")
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "modelgate.idempotency.store=memory",
+				"spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+				"modelgate.idempotency.client-identity-header=Authorization",
+				"modelgate.idempotency.stream.poll-interval=50ms",
+				"modelgate.idempotency.stream.max-followers=" + StreamFollowerCrowdHttpTests.FOLLOWERS,
+				// Far fewer request threads than followers: each follower holding one would starve the rest.
+				"server.tomcat.threads.max=" + StreamFollowerCrowdHttpTests.REQUEST_THREADS })
+@Timeout(120)
+class StreamFollowerCrowdHttpTests {
+
+	static final int FOLLOWERS = 250;
+
+	static final int REQUEST_THREADS = 16;
+
+	private final HttpClient client = HttpClient.newBuilder()
+		.version(HttpClient.Version.HTTP_1_1)
+		.connectTimeout(Duration.ofSeconds(10))
+		.build();
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private Invocations invocations;
+
+	@Autowired
+	private MeterRegistry registry;
+
+	@AfterEach
+	void openGate() {
+		this.invocations.open();
+	}
+
+	@Test
+	void followersOfALiveStreamHoldNoRequestThreadAndTheOneTooManyGets409() throws Exception {
+		this.invocations.reset();
+		String key = UUID.randomUUID().toString();
+		double attachedBefore = decisions("attached");
+		this.invocations.close();
+		HttpResponse<InputStream> first = this.client.send(request("/events?count=5&gateAfter=2", key).build(),
+				HttpResponse.BodyHandlers.ofInputStream());
+		InputStream firstBody = first.body();
+		String firstHalf = readUntil(firstBody, "{\"n\":2}\n\n");
+
+		List<CompletableFuture<HttpResponse<byte[]>>> followers = new ArrayList<>();
+		for (int i = 0; i < FOLLOWERS; i++) {
+			followers.add(this.client.sendAsync(request("/events?count=5&gateAfter=2", key).build(),
+					HttpResponse.BodyHandlers.ofByteArray()));
+		}
+		await("every duplicate attached").atMost(Duration.ofSeconds(60))
+			.until(() -> decisions("attached") == attachedBefore + FOLLOWERS);
+
+		// The stream is still held at its gate, every follower waits for its next event: with a thread
+		// each, the 16 request threads would all be taken and these would wait for the stream's end.
+		List<HttpResponse<String>> unrelated = new ArrayList<>();
+		for (int i = 0; i < 3 * REQUEST_THREADS; i++) {
+			unrelated.add(this.client.send(HttpRequest.newBuilder(URI.create(url("/plain")))
+				.timeout(Duration.ofSeconds(20))
+				.GET()
+				.build(), HttpResponse.BodyHandlers.ofString()));
+		}
+		HttpResponse<byte[]> oneTooMany = this.client.send(request("/events?count=5&gateAfter=2", key).build(),
+				HttpResponse.BodyHandlers.ofByteArray());
+		assertThat(followers).noneMatch(CompletableFuture::isDone);
+
+		this.invocations.open();
+		String whole = firstHalf + new String(firstBody.readAllBytes(), StandardCharsets.UTF_8);
+
+		assertThat(unrelated).allSatisfy((response) -> assertThat(response.statusCode()).isEqualTo(200));
+		assertThat(oneTooMany.statusCode()).isEqualTo(409);
+		assertThat(oneTooMany.headers().firstValue("Retry-After")).isPresent();
+		assertThat(new String(oneTooMany.body(), StandardCharsets.UTF_8)).contains("idempotency_request_in_progress");
+		for (CompletableFuture<HttpResponse<byte[]>> follower : followers) {
+			HttpResponse<byte[]> attached = follower.get(30, TimeUnit.SECONDS);
+			assertThat(attached.statusCode()).isEqualTo(200);
+			assertThat(attached.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+			assertThat(new String(attached.body(), StandardCharsets.UTF_8)).isEqualTo(whole);
+		}
+		assertThat(this.invocations.count("events")).isEqualTo(1);
+
+		// The followers left: the next duplicate of another live stream is counted from zero.
+		String next = UUID.randomUUID().toString();
+		this.invocations.close();
+		HttpResponse<InputStream> second = this.client.send(request("/events?count=5&gateAfter=2", next).build(),
+				HttpResponse.BodyHandlers.ofInputStream());
+		readUntil(second.body(), "{\"n\":2}\n\n");
+		CompletableFuture<HttpResponse<byte[]>> follower = this.client.sendAsync(
+				request("/events?count=5&gateAfter=2", next).build(), HttpResponse.BodyHandlers.ofByteArray());
+		this.invocations.open();
+		assertThat(follower.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+		second.body().readAllBytes();
+	}
+
+	private double decisions(String outcome) {
+		Counter counter = this.registry.find(MicrometerIdempotencyListener.DECISIONS)
+			.tags("outcome", outcome, "endpoint", "/events", "method", "POST")
+			.counter();
+		return (counter != null) ? counter.count() : 0;
+	}
+
+	private String url(String path) {
+		return "http://127.0.0.1:" + this.port + path;
+	}
+
+	private HttpRequest.Builder request(String path, String key) {
+		return HttpRequest.newBuilder(URI.create(url(path)))
+			.timeout(Duration.ofSeconds(60))
+			.header("Content-Type", "application/json")
+			.header("Authorization", "Bearer crowd-client")
+			.header("Idempotency-Key", key)
+			.POST(HttpRequest.BodyPublishers.ofString("{}"));
+	}
+
+	private static String readUntil(InputStream in, String marker) throws IOException {
+		StringBuilder read = new StringBuilder();
+		while (read.indexOf(marker) < 0) {
+			int next = in.read();
+			if (next < 0) {
+				throw new IllegalStateException("Stream ended before '" + marker + "': " + read);
+			}
+			read.append((char) next);
+		}
+		return read.toString();
+	}
+
+}
