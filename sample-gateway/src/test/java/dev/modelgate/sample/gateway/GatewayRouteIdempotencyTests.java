@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -343,6 +344,44 @@ abstract class GatewayRouteIdempotencyTests {
 		assertThat(retry.statusCode()).isEqualTo(200);
 		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(Event.parse(retry.body())).extracting(Event::data).containsExactly(chunks);
+		assertThat(upstream.calls()).isEqualTo(1);
+	}
+
+	/**
+	 * A retry that comes while the upstream has not answered yet (a model thinking before its first
+	 * token) and asks for {@code text/event-stream} waits for the stream to begin and attaches, instead
+	 * of the 409 that the OpenAI SDKs' retries would run into.
+	 */
+	@Test
+	void duplicateBeforeTheFirstEventWaitsForTheStreamAndAttaches() throws Exception {
+		String id = "chatcmpl-" + UUID.randomUUID();
+		String[] chunks = { chunk(id, "{\"role\":\"assistant\",\"content\":\"\"}", null),
+				chunk(id, "{\"content\":\"Thought\"}", null), chunk(id, "{}", "\"stop\""), "[DONE]" };
+		upstream.streamWith(chunks);
+		CountDownLatch release = upstream.holdAnswers();
+		String streaming = this.body.replace("\"model\"", "\"stream\":true,\"model\"");
+		try {
+			CompletableFuture<HttpResponse<byte[]>> first = this.http.sendAsync(
+					request(this.key, streaming, AUTHORIZATION), HttpResponse.BodyHandlers.ofByteArray());
+			await().atMost(WAIT).until(() -> upstream.calls() == 1);
+			CompletableFuture<HttpResponse<byte[]>> duplicate = this.http.sendAsync(
+					request(this.key, streaming, AUTHORIZATION, "Accept", "text/event-stream"),
+					HttpResponse.BodyHandlers.ofByteArray());
+			// The duplicate found the key in progress, without a stream yet: it waits.
+			await().atMost(WAIT).until(() -> InProgressAnswers.requests() >= 1);
+			assertThat(duplicate).isNotDone();
+			release.countDown();
+
+			HttpResponse<byte[]> original = first.get(30, TimeUnit.SECONDS);
+			HttpResponse<byte[]> attached = duplicate.get(30, TimeUnit.SECONDS);
+			assertThat(attached.statusCode()).isEqualTo(200);
+			assertThat(attached.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+			assertThat(Event.parse(attached.body())).extracting(Event::data).containsExactly(chunks);
+			assertThat(Event.parse(attached.body())).isEqualTo(Event.parse(original.body()));
+		}
+		finally {
+			release.countDown();
+		}
 		assertThat(upstream.calls()).isEqualTo(1);
 	}
 
