@@ -122,7 +122,7 @@ abstract class AbstractStreamTests {
 			assertThat(generator.endsWithDone()).as("%s", generator).isTrue();
 			List<String> events = generator.events();
 			for (int i = 0; i < events.size(); i++) {
-				assertThat(events.get(i)).startsWith("id: " + (i + 1) + "\n");
+				assertThat(events.get(i)).startsWith("id: " + (i + 1) + ".");
 			}
 			assertThat(follower.failure()).isNull();
 			assertThat(follower.status()).isEqualTo(200);

@@ -8,6 +8,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -86,6 +87,20 @@ class StreamTakeoverSpliceTests {
 				List<String> events = follower.events();
 				assertThat(events.get(events.size() - 1)).startsWith("event: error\n")
 					.contains("idempotency_stream_interrupted");
+
+				// A client that reconnects itself, naming the killed attempt's third event, is not resumed
+				// with the new attempt's events from 4: the id names the attempt as well as the place.
+				String third = generator.events().get(2);
+				String thirdId = third.substring("id: ".length(), third.indexOf('\n'));
+				StreamingCall resumed = StreamingCall.start(apps.get(1), tag, body, "Last-Event-ID", thirdId)
+					.awaitEnd(WAIT);
+				assertThat(resumed.status()).isEqualTo(200);
+				assertThat(chunkIds(resumed.text())).as("chunks of the new attempt in the resumed stream: %s", resumed)
+					.isEmpty();
+				assertThat(resumed.events()).singleElement(InstanceOfAssertFactories.STRING)
+					.startsWith("event: error\n")
+					.contains("idempotency_stream_interrupted");
+				assertThat(upstream.calls(tag)).isEqualTo(2);
 			}
 			finally {
 				apps.forEach(SampleApp::close);

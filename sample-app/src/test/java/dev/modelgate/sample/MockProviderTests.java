@@ -128,7 +128,7 @@ class MockProviderTests {
 		assertThat(header(first, "Content-Type")).startsWith("text/event-stream");
 		assertThat(header(first, "Idempotent-Replayed")).isNull();
 		String events = new String(first.body(), StandardCharsets.UTF_8);
-		assertThat(events).startsWith("id: 1\n").contains("data: [DONE]");
+		assertThat(events).startsWith("id: 1.").contains("data: [DONE]");
 		assertThat(retry.statusCode()).isEqualTo(200);
 		assertThat(header(retry, "Idempotent-Replayed")).isEqualTo("true");
 		assertThat(retry.body()).isEqualTo(first.body());

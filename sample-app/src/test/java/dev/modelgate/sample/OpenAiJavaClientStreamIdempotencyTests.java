@@ -23,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.http.HttpResponseFor;
 import com.openai.core.http.StreamResponse;
 import com.openai.models.chat.completions.ChatCompletionChunk;
@@ -33,9 +34,11 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.context.TestPropertySource;
 
 import static dev.modelgate.sample.GatewayClient.newKey;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -44,6 +47,8 @@ import static org.awaitility.Awaitility.await;
  * {@link UpstreamStub} is generated once, whatever the client does, and every retry, duplicate or
  * resume gets the recorded events. Each store runs these in a subclass.
  */
+// A model may think for seconds before its first token: the provider's timeout must outlast it.
+@TestPropertySource(properties = "modelgate.provider.timeout=10s")
 abstract class OpenAiJavaClientStreamIdempotencyTests extends StubbedProviderTests {
 
 	/** The API key the official client sends: the key space of every request of these tests. */
@@ -111,7 +116,7 @@ abstract class OpenAiJavaClientStreamIdempotencyTests extends StubbedProviderTes
 		assertThat(first.headers().firstValue("Idempotent-Replayed")).isEmpty();
 		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		List<Event> events = Event.parse(first.body());
-		assertThat(events).extracting(Event::id).containsExactly(ids(1, this.chunks.size() + 1));
+		assertThat(events).extracting(Event::sequence).containsExactly(ids(1, this.chunks.size() + 1));
 		assertThat(events).extracting(Event::data).containsExactly(withDone(this.chunks));
 		assertThat(retry.body()).isEqualTo(first.body());
 		assertThat(upstream.calls()).isEqualTo(1);
@@ -176,8 +181,41 @@ abstract class OpenAiJavaClientStreamIdempotencyTests extends StubbedProviderTes
 		HttpResponse<String> replay = awaitReplayOfTheEnd();
 
 		List<Event> events = Event.parse(replay.body());
-		assertThat(events).extracting(Event::id).containsExactly(ids(1, this.chunks.size() + 1));
+		assertThat(events).extracting(Event::sequence).containsExactly(ids(1, this.chunks.size() + 1));
 		assertThat(events).extracting(Event::data).containsExactly(withDone(this.chunks));
+		assertThat(upstream.calls()).isEqualTo(1);
+	}
+
+	/**
+	 * A model that thinks 3 s before its first token; the client gives up after 0.5 s and retries with
+	 * the same key: the retry waits for the stream to begin (stream.head-wait) and attaches, instead of
+	 * a 409 that the SDK's own retries would run out on. One upstream call.
+	 */
+	@Test
+	void retryBeforeTheFirstTokenOfAThinkingModelGetsTheWholeStreamOnce() {
+		upstream.streamWith(Duration.ofMillis(10), withDone(this.chunks));
+		upstream.delayAnswers(Duration.ofSeconds(3));
+		OpenAIClient impatient = OpenAIOkHttpClient.builder()
+			.baseUrl("http://127.0.0.1:" + this.port + "/v1")
+			.apiKey("sk-openai-java-tests")
+			.timeout(Duration.ofMillis(500))
+			.maxRetries(0)
+			.build();
+		try {
+			assertThatThrownBy(() -> readAll(createStreaming(impatient))).as("the first attempt timed out")
+				.isInstanceOf(RuntimeException.class);
+		}
+		finally {
+			impatient.close();
+		}
+
+		HttpResponseFor<StreamResponse<ChatCompletionChunk>> retry = createStreaming();
+		List<ChatCompletionChunk> chunks = readAll(retry);
+
+		assertThat(retry.statusCode()).isEqualTo(200);
+		assertThat(retry.headers().values("Idempotent-Replayed")).containsExactly("true");
+		assertThat(chunks).hasSize(this.chunks.size());
+		assertThat(content(chunks)).isEqualTo("One two three four five six");
 		assertThat(upstream.calls()).isEqualTo(1);
 	}
 
@@ -264,7 +302,7 @@ abstract class OpenAiJavaClientStreamIdempotencyTests extends StubbedProviderTes
 
 		assertThat(resumed.statusCode()).isEqualTo(200);
 		assertThat(Event.parse(resumed.body())).containsExactlyElementsOf(all.subList(2, all.size()));
-		assertThat(Event.parse(resumed.body())).extracting(Event::id).containsExactly(ids(3, this.chunks.size() + 1));
+		assertThat(Event.parse(resumed.body())).extracting(Event::sequence).containsExactly(ids(3, this.chunks.size() + 1));
 		assertThat(upstream.calls()).isEqualTo(1);
 	}
 
@@ -291,7 +329,7 @@ abstract class OpenAiJavaClientStreamIdempotencyTests extends StubbedProviderTes
 		}
 
 		assertThat(resumed.statusCode()).isEqualTo(200);
-		assertThat(resumedEvents).extracting(Event::id).containsExactly(ids(3, this.chunks.size() + 1));
+		assertThat(resumedEvents).extracting(Event::sequence).containsExactly(ids(3, this.chunks.size() + 1));
 		assertThat(resumedEvents).extracting(Event::data)
 			.containsExactly(withDone(this.chunks.subList(2, this.chunks.size())));
 		assertThat(upstream.calls()).isEqualTo(1);
@@ -410,6 +448,12 @@ abstract class OpenAiJavaClientStreamIdempotencyTests extends StubbedProviderTes
 	 * @param data its {@code data:} line, the space after the colon removed
 	 */
 	record Event(String id, String data) {
+
+		/** {@return the place the id names, without the attempt after its dot} */
+		String sequence() {
+			return (this.id == null || this.id.indexOf('.') < 0) ? this.id : this.id.substring(0, this.id.indexOf('.'));
+		}
+
 
 		static List<Event> parse(String body) {
 			List<Event> events = new ArrayList<>();

@@ -473,7 +473,7 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 		String key = newKey();
 		EntityExchangeResult<byte[]> first = events("count=3", key, null);
 		assertThat(status(first)).isEqualTo(200);
-		assertThat(text(first)).contains("id: 1\n", "id: 2\n", "id: 3\n", "data:run 1 chunk 3");
+		assertThat(text(first)).contains("id: 1.", "id: 2.", "id: 3.", "data:run 1 chunk 3");
 		EntityExchangeResult<byte[]> replay = events("count=3", key, null);
 		assertThat(replay.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
 		assertThat(replay.getResponseHeaders().getContentType().isCompatibleWith(MediaType.TEXT_EVENT_STREAM)).isTrue();
@@ -486,7 +486,24 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 		String key = newKey();
 		events("count=3", key, null);
 		String resumed = text(events("count=3", key, "2"));
-		assertThat(resumed).contains("id: 3\n").doesNotContain("id: 1\n", "id: 2\n");
+		assertThat(resumed).contains("id: 3.").doesNotContain("id: 1.", "id: 2.");
+		assertThat(this.runs.of("events")).isEqualTo(1);
+	}
+
+	/** An id names its attempt: a {@code Last-Event-ID} of another attempt is not resumed with this one's events. */
+	@Test
+	void lastEventIdOfAnotherAttemptIsNotResumedWithThisOnesEvents() {
+		String key = newKey();
+		String first = text(events("count=3", key, null));
+		String tag = first.substring(first.indexOf("id: 1.") + 6, first.indexOf("id: 1.") + 14);
+		String other = tag.equals("AAAAAAAA") ? "BBBBBBBB" : "AAAAAAAA";
+
+		String sameAttempt = text(events("count=3", key, "1." + tag));
+		String otherAttempt = text(events("count=3", key, "1." + other));
+
+		assertThat(sameAttempt).contains("id: 2." + tag, "id: 3." + tag).doesNotContain("id: 1.");
+		assertThat(otherAttempt).startsWith("event: error\n").contains("idempotency_stream_interrupted")
+			.doesNotContain("data:run");
 		assertThat(this.runs.of("events")).isEqualTo(1);
 	}
 
@@ -499,7 +516,7 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 		EntityExchangeResult<byte[]> attached = events("count=5&gapMillis=300", key, null);
 		assertThat(attached.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
 		assertThat(text(attached)).isEqualTo(text(first.get(30, TimeUnit.SECONDS)));
-		assertThat(text(attached)).contains("id: 5\n");
+		assertThat(text(attached)).contains("id: 5.");
 		assertThat(this.runs.of("events")).isEqualTo(1);
 	}
 
@@ -582,7 +599,7 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 		EntityExchangeResult<byte[]> firstResult = first.get(30, TimeUnit.SECONDS);
 		EntityExchangeResult<byte[]> attached = duplicate.get(30, TimeUnit.SECONDS);
 
-		assertThat(text(firstResult)).contains("id: 3\n", "data:run 1 chunk 3");
+		assertThat(text(firstResult)).contains("id: 3.", "data:run 1 chunk 3");
 		assertThat(status(attached)).isEqualTo(200);
 		assertThat(attached.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
 		assertThat(text(attached)).isEqualTo(text(firstResult));
@@ -636,7 +653,7 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 		assertThat(firstEvent).contains("run 1 chunk 1");
 		awaitRuns("events-emitted", 5);
 		String replayed = text(events("count=5&gapMillis=200", key, null));
-		assertThat(replayed).contains("id: 5\n", "data:run 1 chunk 5");
+		assertThat(replayed).contains("id: 5.", "data:run 1 chunk 5");
 		assertThat(this.runs.of("events")).isEqualTo(1);
 	}
 

@@ -139,6 +139,14 @@ public final class AsyncLease {
 		return this.scope;
 	}
 
+	/**
+	 * {@return the attempt's short public name} The ids of the events its stream records carry it, so
+	 * that a {@code Last-Event-ID} names the attempt as well as the place ({@link StreamSlice#attemptTag()}).
+	 */
+	public String attemptTag() {
+		return AttemptTags.of(this.token);
+	}
+
 	private void stopHeartbeat() {
 		if (this.ended.compareAndSet(false, true)) {
 			this.nextBeat.run();

@@ -130,6 +130,14 @@ public final class Lease {
 	}
 
 	/**
+	 * {@return the attempt's short public name} The ids of the events its stream records carry it, so
+	 * that a {@code Last-Event-ID} names the attempt as well as the place ({@link StreamSlice#attemptTag()}).
+	 */
+	public String attemptTag() {
+		return AttemptTags.of(this.token);
+	}
+
+	/**
 	 * Binds this lease as the current thread's attempt (see {@link IdempotencyContext}).
 	 * @return closes the binding and restores the previous one
 	 */

@@ -36,6 +36,14 @@ public record StreamSlice(byte[] head, List<StreamEvent> events, State state, St
 		return this.attempt.equals(other.attempt);
 	}
 
+	/**
+	 * {@return the attempt's short public name, as the ids of its events carry it} Equal for the slices
+	 * of one attempt, and for its {@link Lease#attemptTag()}.
+	 */
+	public String attemptTag() {
+		return AttemptTags.of(this.attempt);
+	}
+
 	/** {@return the sequence of the last event read, or {@code afterSequence} when none was read} */
 	public long lastSequence(long afterSequence) {
 		return this.events.isEmpty() ? afterSequence : this.events.get(this.events.size() - 1).sequence();

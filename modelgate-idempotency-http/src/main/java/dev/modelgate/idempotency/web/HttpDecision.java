@@ -100,15 +100,7 @@ public final class HttpDecision {
 	 * @param value the header's value, or {@code null}
 	 */
 	public static long lastEventId(@Nullable String value) {
-		if (value == null) {
-			return 0;
-		}
-		try {
-			return Math.max(0, Long.parseLong(value.trim()));
-		}
-		catch (NumberFormatException ex) {
-			return 0;
-		}
+		return LastEventId.parse(value).sequence();
 	}
 
 	/**

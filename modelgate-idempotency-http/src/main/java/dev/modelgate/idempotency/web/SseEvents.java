@@ -31,15 +31,17 @@ public final class SseEvents {
 	}
 
 	/**
-	 * The event with {@code id: <sequence>} as its first line and any {@code id} line of its own left
-	 * out: on a recorded stream the sequence is the id, so that {@code Last-Event-ID} names a place in
-	 * the record.
+	 * The event with {@code id: <sequence>.<attempt tag>} as its first line and any {@code id} line of
+	 * its own left out: on a recorded stream the id names the place in the record and the attempt that
+	 * recorded it, so that a {@code Last-Event-ID} never resumes one attempt's stream with another's
+	 * events ({@link LastEventId}).
 	 * @param event one complete event, its blank line included
 	 * @param sequence its sequence in the stream
+	 * @param attemptTag the recording attempt's tag
 	 */
-	public static byte[] withId(byte[] event, long sequence) {
+	public static byte[] withId(byte[] event, long sequence, String attemptTag) {
 		ByteArrayOutputStream out = new ByteArrayOutputStream(event.length + 24);
-		out.writeBytes(("id: " + sequence + "\n").getBytes(StandardCharsets.US_ASCII));
+		out.writeBytes(("id: " + sequence + "." + attemptTag + "\n").getBytes(StandardCharsets.US_ASCII));
 		int lineStart = 0;
 		for (int i = 0; i < event.length; i++) {
 			if (event[i] == '\n') {

@@ -25,16 +25,17 @@ class SseEventsTests {
 	}
 
 	@Test
-	void sequenceBecomesTheFirstLineAndReplacesTheHandlersOwnId() {
-		assertThat(text(SseEvents.withId(bytes("event:chunk\ndata:x\n\n"), 7)))
-			.isEqualTo("id: 7\nevent:chunk\ndata:x\n\n");
-		assertThat(text(SseEvents.withId(bytes("id:abc\ndata:x\r\nid\n\n"), 3))).isEqualTo("id: 3\ndata:x\r\n\n");
+	void sequenceAndAttemptBecomeTheFirstLineAndReplaceTheHandlersOwnId() {
+		assertThat(text(SseEvents.withId(bytes("event:chunk\ndata:x\n\n"), 7, "Ab-Cd_12")))
+			.isEqualTo("id: 7.Ab-Cd_12\nevent:chunk\ndata:x\n\n");
+		assertThat(text(SseEvents.withId(bytes("id:abc\ndata:x\r\nid\n\n"), 3, "Ab-Cd_12")))
+			.isEqualTo("id: 3.Ab-Cd_12\ndata:x\r\n\n");
 	}
 
 	@Test
 	void fieldsThatOnlyStartWithIdAreKept() {
-		assertThat(text(SseEvents.withId(bytes("identity:x\ndata:y\n\n"), 1)))
-			.isEqualTo("id: 1\nidentity:x\ndata:y\n\n");
+		assertThat(text(SseEvents.withId(bytes("identity:x\ndata:y\n\n"), 1, "Ab-Cd_12")))
+			.isEqualTo("id: 1.Ab-Cd_12\nidentity:x\ndata:y\n\n");
 	}
 
 	private static byte[] bytes(String text) {

@@ -112,7 +112,8 @@ public final class StreamingCall {
 
 	/** Waits until it has seen the event with this {@code id}. */
 	public StreamingCall awaitEvent(long id, Duration timeout) {
-		return awaitText((text) -> text.contains("id: " + id + "\n") || text.contains("id:" + id + "\n"),
+		// Our ids are <sequence>.<attempt tag>.
+		return awaitText((text) -> text.contains("id: " + id + ".") || text.contains("id: " + id + "\n"),
 				"event " + id, timeout);
 	}
 

@@ -248,7 +248,7 @@ abstract class GatewayRouteIdempotencyTests {
 				(type) -> assertThat(type).startsWith("text/event-stream"));
 		List<Event> events = Event.parse(first.body());
 		assertThat(events).extracting(Event::data).containsExactly(chunks);
-		assertThat(events).extracting(Event::id).containsExactly("1", "2", "3", "4", "5");
+		assertThat(events).extracting(Event::sequence).containsExactly("1", "2", "3", "4", "5");
 		assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(replay.body()).isEqualTo(first.body());
 		assertThat(Event.parse(resumed.body())).containsExactlyElementsOf(events.subList(2, events.size()));
@@ -435,6 +435,12 @@ abstract class GatewayRouteIdempotencyTests {
 	 * @param data its data
 	 */
 	record Event(String id, String data) {
+
+		/** {@return the place the id names, without the attempt after its dot} */
+		String sequence() {
+			return (this.id == null || this.id.indexOf('.') < 0) ? this.id : this.id.substring(0, this.id.indexOf('.'));
+		}
+
 
 		static List<Event> parse(byte[] body) {
 			String text = new String(body, StandardCharsets.UTF_8).replace("\r\n", "\n");

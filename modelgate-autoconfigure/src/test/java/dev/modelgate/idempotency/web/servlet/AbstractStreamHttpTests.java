@@ -14,6 +14,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,6 +61,8 @@ import static org.awaitility.Awaitility.await;
 abstract class AbstractStreamHttpTests {
 
 	private static final String AUTHORIZATION = "Bearer stream-client";
+
+	private static final Pattern ATTEMPT_TAG = Pattern.compile("(?m)^id: (\\d+)\\.[A-Za-z0-9_-]{8}$");
 
 	private final HttpClient client = HttpClient.newBuilder()
 		.version(HttpClient.Version.HTTP_1_1)
@@ -161,6 +165,35 @@ abstract class AbstractStreamHttpTests {
 		assertThat(this.invocations.count("events")).isEqualTo(1);
 	}
 
+	/**
+	 * Every event's id names its attempt as well as its place: a {@code Last-Event-ID} of another
+	 * attempt (the key was taken over since) is not resumed with this attempt's events, which would
+	 * splice two generations; one of this attempt resumes after its place.
+	 */
+	@Test
+	void lastEventIdNamesTheAttemptAndAnotherAttemptsIdIsNotResumed() {
+		String key = UUID.randomUUID().toString();
+		String first = new String(post("/events?count=5", key).body(), StandardCharsets.UTF_8);
+		Matcher ids = ATTEMPT_TAG.matcher(first);
+		List<String> tags = new java.util.ArrayList<>();
+		while (ids.find()) {
+			tags.add(ids.group().substring(ids.group().indexOf('.') + 1));
+		}
+		assertThat(tags).hasSize(5);
+		String tag = tags.get(0);
+		assertThat(tags).containsOnly(tag);
+
+		HttpResponse<byte[]> sameAttempt = post("/events?count=5", key, "Last-Event-ID", "2." + tag);
+		HttpResponse<byte[]> otherAttempt = post("/events?count=5", key, "Last-Event-ID",
+				"2." + (tag.equals("AAAAAAAA") ? "BBBBBBBB" : "AAAAAAAA"));
+
+		assertThat(text(sameAttempt)).isEqualTo(events(3, 5));
+		assertThat(otherAttempt.statusCode()).isEqualTo(200);
+		assertThat(text(otherAttempt)).doesNotContain("data:{").startsWith("event: error\n")
+			.contains("\"code\":\"idempotency_stream_interrupted\"");
+		assertThat(this.invocations.count("events")).isEqualTo(1);
+	}
+
 	@Test
 	void clientThatDisconnectsMidStreamGetsTheWholeAnswerOnRetryFromOneRun() throws Exception {
 		String key = UUID.randomUUID().toString();
@@ -202,9 +235,9 @@ abstract class AbstractStreamHttpTests {
 		String whole = firstHalf + new String(firstBody.readAllBytes(), StandardCharsets.UTF_8);
 		HttpResponse<byte[]> attached = duplicate.get(10, TimeUnit.SECONDS);
 
-		assertThat(whole).isEqualTo(events(1, 5));
+		assertThat(withoutAttempt(whole)).isEqualTo(events(1, 5));
 		assertThat(attached.statusCode()).isEqualTo(200);
-		assertThat(text(attached)).isEqualTo(whole);
+		assertThat(attached.body()).isEqualTo(whole.getBytes(StandardCharsets.UTF_8));
 		assertThat(attached.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(this.invocations.count("events")).isEqualTo(1);
 		await().atMost(Duration.ofSeconds(10)).until(() -> decisions("attached") == attachedBefore + 1);
@@ -463,8 +496,14 @@ abstract class AbstractStreamHttpTests {
 		return read.toString();
 	}
 
+	/** The body, with its ids' attempt tags left out: every stream here is one key's single attempt. */
 	private static String text(HttpResponse<byte[]> response) {
-		return new String(response.body(), StandardCharsets.UTF_8);
+		return withoutAttempt(new String(response.body(), StandardCharsets.UTF_8));
+	}
+
+	/** {@code id: 3.Ab-Cd_12} as {@code id: 3}. */
+	private static String withoutAttempt(String events) {
+		return ATTEMPT_TAG.matcher(events).replaceAll("id: $1");
 	}
 
 }

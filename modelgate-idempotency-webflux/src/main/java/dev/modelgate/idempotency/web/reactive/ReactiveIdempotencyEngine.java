@@ -40,6 +40,7 @@ import dev.modelgate.idempotency.web.HttpResponseRecord;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.web.KeyedRequestSettings;
+import dev.modelgate.idempotency.web.LastEventId;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.ResponsePolicy;
 import dev.modelgate.idempotency.web.StreamFollowers;
@@ -286,7 +287,7 @@ public class ReactiveIdempotencyEngine {
 	 */
 	private Mono<Void> attach(HttpDecision.Request decision, String fingerprint, ServerWebExchange exchange,
 			Function<ServerWebExchange, Mono<Void>> chain) {
-		long lastEventId = lastEventId(exchange);
+		LastEventId from = lastEventId(exchange);
 		String scope = decision.scope();
 		int maxFollowers = this.streamSettings.maxFollowers();
 		return Mono.defer(() -> {
@@ -299,9 +300,9 @@ public class ReactiveIdempotencyEngine {
 					this.followers.leave(scope);
 				}
 			};
-			return this.streams.follow(scope, lastEventId, exchange.getResponse())
+			return this.streams.follow(scope, from, exchange.getResponse())
 				.map((following) -> following.map((stream) -> {
-					decision.attached(lastEventId);
+					decision.attached(from.sequence());
 					return stream.doOnTerminate(() -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
 				}).orElseGet(() -> Mono.defer(() -> {
 					leave.run();
@@ -362,10 +363,10 @@ public class ReactiveIdempotencyEngine {
 	}
 
 	private Mono<Void> replayStream(HttpDecision.Request decision, ServerWebExchange exchange) {
-		long lastEventId = lastEventId(exchange);
-		return this.streams.follow(decision.scope(), lastEventId, exchange.getResponse())
+		LastEventId from = lastEventId(exchange);
+		return this.streams.follow(decision.scope(), from, exchange.getResponse())
 			.flatMap((following) -> {
-				HttpAction refusal = decision.streamFollowed(following.isPresent(), lastEventId);
+				HttpAction refusal = decision.streamFollowed(following.isPresent(), from.sequence());
 				if (refusal instanceof HttpAction.Reject reject) {
 					return reject(reject.problem(), exchange);
 				}
@@ -376,8 +377,8 @@ public class ReactiveIdempotencyEngine {
 					(ex) -> reject(decision.streamUnreadable(ex), exchange));
 	}
 
-	private static long lastEventId(ServerWebExchange exchange) {
-		return HttpDecision.lastEventId(exchange.getRequest().getHeaders().getFirst(HttpDecision.LAST_EVENT_ID));
+	private static LastEventId lastEventId(ServerWebExchange exchange) {
+		return LastEventId.parse(exchange.getRequest().getHeaders().getFirst(HttpDecision.LAST_EVENT_ID));
 	}
 
 	private Mono<Void> reject(HttpAction refusal, ServerWebExchange exchange) {

@@ -19,16 +19,16 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 
 import dev.modelgate.idempotency.web.HttpResponseRecord;
+import dev.modelgate.idempotency.web.LastEventId;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.SseEvents;
+import dev.modelgate.idempotency.web.StreamCursor;
 import dev.modelgate.idempotency.web.StreamReporting;
 import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.AsyncLease;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
-import dev.modelgate.idempotency.core.StreamEvent;
-import dev.modelgate.idempotency.core.StreamSlice;
 
 /**
  * Recorded Server-Sent Events streams on the reactive side, as the servlet filter's
@@ -87,52 +87,34 @@ final class ReactiveStreams {
 
 	/**
 	 * Follows the scope's recorded stream.
-	 * @param afterSequence the last event the client has, from {@code Last-Event-ID} (0: none)
+	 * @param from where the client resumes, from {@code Last-Event-ID}
 	 * @return empty, with nothing written, when the scope holds no stream (yet); else what sends it
 	 */
-	Mono<Optional<Mono<Void>>> follow(String scope, long afterSequence, ServerHttpResponse response) {
-		return Mono.defer(() -> StoreAnswers.of(this.store.readStream(scope, afterSequence, StreamSettings.READ_BATCH),
+	Mono<Optional<Mono<Void>>> follow(String scope, LastEventId from, ServerHttpResponse response) {
+		return Mono.defer(() -> StoreAnswers.of(this.store.readStream(scope, from.sequence(), StreamSettings.READ_BATCH),
 				this.timers))
 			.onErrorMap((ex) -> !(ex instanceof IdempotencyStoreException),
 					(ex) -> new IdempotencyStoreException("readStream failed", ex))
 			.map((first) -> first.map((slice) -> {
 				writeHead(slice.head(), response);
-				long deadline = System.nanoTime() + this.settings.maxDuration().toNanos();
-				Page firstPage = Page.of(slice, afterSequence);
-				Flux<Page> pages = Flux.just(firstPage).expand((page) -> next(scope, slice, page, deadline));
-				return response.writeAndFlushWith(pages.map((page) -> Flux.fromIterable(page.data())
+				StreamCursor cursor = new StreamCursor(slice, from, this.settings);
+				Flux<StreamCursor.Step> steps = Flux.just(cursor.first()).expand((step) -> next(scope, cursor, step));
+				return response.writeAndFlushWith(steps.map((step) -> Flux.fromIterable(step.data())
 					.map((bytes) -> response.bufferFactory().wrap(bytes))));
 			}));
 	}
 
-	private Mono<Page> next(String scope, StreamSlice first, Page page, long deadline) {
-		StreamSlice slice = page.slice();
-		if (slice == null) {
+	private Mono<StreamCursor.Step> next(String scope, StreamCursor cursor, StreamCursor.Step step) {
+		if (step.next() == StreamCursor.Next.DONE) {
 			return Mono.empty();
 		}
-		boolean more = slice.events().size() == StreamSettings.READ_BATCH;
-		if (slice.state() == StreamSlice.State.COMPLETED && !more) {
-			return Mono.empty();
-		}
-		if (slice.state() == StreamSlice.State.NOT_KEPT) {
-			return Mono.just(Page.terminal("idempotency_result_unavailable",
-					"the stream outgrew what is recorded; retrying with this key will not run it again"));
-		}
-		Mono<Long> pause = Mono.just(0L);
-		if (!more) {
-			if (System.nanoTime() > deadline) {
-				return Mono.just(Page.terminal("idempotency_request_in_progress", "the stream is still running; retry later"));
-			}
-			pause = Mono.delay(this.settings.pollInterval(), this.timers);
-		}
-		return pause.then(Mono.defer(() -> StoreAnswers
-			.of(this.store.readStream(scope, page.after(), StreamSettings.READ_BATCH), this.timers)))
-			.map((next) -> (next.isEmpty() || !next.get().sameAttempt(first))
-					? Page.terminal("idempotency_stream_interrupted",
-							"the stream ended before its end; a retry with the same key runs it again")
-					: Page.of(next.get(), page.after()))
-			.onErrorResume((ex) -> Mono.just(
-					Page.terminal("idempotency_store_unavailable", "the stream could not be read; retry later")));
+		Mono<Long> pause = (step.next() == StreamCursor.Next.WAIT) ? Mono.delay(this.settings.pollInterval(), this.timers)
+				: Mono.just(0L);
+		return pause
+			.then(Mono.defer(() -> StoreAnswers.of(this.store.readStream(scope, cursor.after(), StreamSettings.READ_BATCH),
+					this.timers)))
+			.map(cursor::next)
+			.onErrorResume((ex) -> Mono.just(cursor.unreadable()));
 	}
 
 	private void writeHead(byte[] head, ServerHttpResponse response) {
@@ -146,29 +128,6 @@ final class ReactiveStreams {
 		response.getHeaders().set(this.replayedHeaderName, "true");
 	}
 
-	/**
-	 * What a follower sends at once: events, or the terminal event (then no slice).
-	 *
-	 * @param data the bytes to send
-	 * @param slice the slice they came from, or {@code null} for the terminal event
-	 * @param after the last sequence sent
-	 */
-	private record Page(List<byte[]> data, StreamSlice slice, long after) {
-
-		static Page of(StreamSlice slice, long after) {
-			List<byte[]> data = new ArrayList<>(slice.events().size());
-			for (StreamEvent event : slice.events()) {
-				data.add(event.data());
-			}
-			return new Page(data, slice, slice.lastSequence(after));
-		}
-
-		static Page terminal(String code, String detail) {
-			return new Page(List.of(SseEvents.terminal(code, detail)), null, 0);
-		}
-
-	}
-
 	/** One run's stream being recorded: all its state is touched from the stream's serial signals. */
 	private final class Recording {
 
@@ -179,6 +138,9 @@ final class ReactiveStreams {
 		private final ServerHttpResponse client;
 
 		private final StreamReporting reporting;
+
+		/** The attempt's name in the ids of its events. */
+		private final String attemptTag;
 
 		private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
 
@@ -202,6 +164,7 @@ final class ReactiveStreams {
 			this.settlement = settlement;
 			this.client = client;
 			this.reporting = reporting;
+			this.attemptTag = settlement.lease().attemptTag();
 		}
 
 		void start(byte[] head, Flux<List<DataBuffer>> elements) {
@@ -299,7 +262,7 @@ final class ReactiveStreams {
 			while ((end = SseEvents.endOfEvent(written, start, written.length)) > 0) {
 				byte[] event = new byte[end - start];
 				System.arraycopy(written, start, event, 0, event.length);
-				events.add(SseEvents.withId(event, this.sequence + events.size() + 1));
+				events.add(SseEvents.withId(event, this.sequence + events.size() + 1, this.attemptTag));
 				start = end;
 			}
 			if (start > 0) {

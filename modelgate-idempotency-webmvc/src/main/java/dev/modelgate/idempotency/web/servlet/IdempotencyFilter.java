@@ -30,6 +30,7 @@ import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
 import dev.modelgate.idempotency.web.HttpAction;
 import dev.modelgate.idempotency.web.HttpDecision;
 import dev.modelgate.idempotency.web.KeyedRequestSettings;
+import dev.modelgate.idempotency.web.LastEventId;
 import dev.modelgate.idempotency.web.StreamFollowers;
 import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.ChunkPool;
@@ -402,13 +403,13 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 */
 	private @Nullable Duration attach(HttpDecision.Request decision, HttpServletRequest request,
 			HttpServletResponse response) throws IOException {
-		long lastEventId = HttpDecision.lastEventId(request.getHeader(HttpDecision.LAST_EVENT_ID));
+		LastEventId from = LastEventId.parse(request.getHeader(HttpDecision.LAST_EVENT_ID));
 		String scope = decision.scope();
 		Runnable done = () -> {
 			this.streamFollowers.leave(scope);
 			decision.responded(IdempotencyListener.ResponseKind.REPLAY);
 		};
-		if (!this.follower.follow(scope, lastEventId, request, response, () -> decision.attached(lastEventId),
+		if (!this.follower.follow(scope, from, request, response, () -> decision.attached(from.sequence()),
 				done)) {
 			Duration pause = decision.streamNotThereYet(this.streamSettings,
 					String.join(",", Collections.list(request.getHeaders("Accept"))));
@@ -431,13 +432,13 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	/** @return {@code null} once replayed; else the refusal, with nothing written */
 	private @Nullable HttpAction replayStream(HttpDecision.Request decision, HttpServletRequest request,
 			HttpServletResponse response) throws IOException {
-		long lastEventId = HttpDecision.lastEventId(request.getHeader(HttpDecision.LAST_EVENT_ID));
+		LastEventId from = LastEventId.parse(request.getHeader(HttpDecision.LAST_EVENT_ID));
 		HttpAction refusal;
 		try {
-			boolean found = this.follower.follow(decision.scope(), lastEventId, request, response,
-					() -> decision.streamFollowed(true, lastEventId),
+			boolean found = this.follower.follow(decision.scope(), from, request, response,
+					() -> decision.streamFollowed(true, from.sequence()),
 					() -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
-			refusal = found ? null : decision.streamFollowed(false, lastEventId);
+			refusal = found ? null : decision.streamFollowed(false, from.sequence());
 		}
 		catch (IdempotencyStoreException ex) {
 			return decision.streamUnreadable(ex);

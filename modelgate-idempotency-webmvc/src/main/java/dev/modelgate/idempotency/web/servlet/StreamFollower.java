@@ -2,7 +2,6 @@ package dev.modelgate.idempotency.web.servlet;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -19,12 +18,12 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.modelgate.idempotency.web.HttpResponseRecord;
+import dev.modelgate.idempotency.web.LastEventId;
 import dev.modelgate.idempotency.web.ReplayHeaders;
-import dev.modelgate.idempotency.web.SseEvents;
+import dev.modelgate.idempotency.web.StreamCursor;
 import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
-import dev.modelgate.idempotency.core.StreamEvent;
 import dev.modelgate.idempotency.core.StreamSlice;
 
 /**
@@ -68,33 +67,34 @@ final class StreamFollower {
 
 	/**
 	 * Follows the scope's stream to its end, or until the client goes away.
-	 * @param afterSequence the last event the client has, from {@code Last-Event-ID} (0: none)
+	 * @param from where the client resumes, from {@code Last-Event-ID}
 	 * @param found called when the stream is there, before anything is written
 	 * @param done called once the response is done (now, or later when the request went asynchronous)
 	 * @return {@code false}, with nothing written and neither callback called, when the scope holds no
 	 * stream (yet)
 	 * @throws dev.modelgate.idempotency.core.IdempotencyStoreException when the first read fails
 	 */
-	boolean follow(String scope, long afterSequence, HttpServletRequest request, HttpServletResponse response,
+	boolean follow(String scope, LastEventId from, HttpServletRequest request, HttpServletResponse response,
 			Runnable found, Runnable done) throws IOException {
-		Optional<StreamSlice> first = this.store.readStream(scope, afterSequence, StreamSettings.READ_BATCH);
+		Optional<StreamSlice> first = this.store.readStream(scope, from.sequence(), StreamSettings.READ_BATCH);
 		if (first.isEmpty()) {
 			return false;
 		}
 		found.run();
 		writeHead(first.get().head(), response);
-		Following following = new Following(scope, first.get(), afterSequence, response.getOutputStream(), done);
+		StreamCursor cursor = new StreamCursor(first.get(), from, this.settings);
+		Following following = new Following(scope, cursor, response.getOutputStream(), done);
 		try {
-			Duration pause = following.send(first.get());
-			while (pause != null) {
-				if (!pause.isZero()) {
+			StreamCursor.Next next = following.send(cursor.first());
+			while (next != StreamCursor.Next.DONE) {
+				if (next == StreamCursor.Next.WAIT) {
 					if (request.isAsyncSupported()) {
-						following.goAsynchronous(request, response, pause);
+						following.goAsynchronous(request, response);
 						return true;
 					}
-					Thread.sleep(pause.toMillis());
+					Thread.sleep(this.settings.pollInterval().toMillis());
 				}
-				pause = following.readAndSend();
+				next = following.readAndSend();
 			}
 		}
 		catch (InterruptedException ex) {
@@ -120,98 +120,65 @@ final class StreamFollower {
 		response.flushBuffer();
 	}
 
-	/** One follower's place in the stream; touched by one thread at a time. */
+	/** One follower's response; touched by one thread at a time. */
 	private final class Following implements AsyncListener {
 
 		private final String scope;
 
-		private final StreamSlice first;
+		private final StreamCursor cursor;
 
 		private final OutputStream out;
 
 		private final Runnable done;
 
-		private final long deadline;
-
 		private final AtomicBoolean finished = new AtomicBoolean();
-
-		private long after;
 
 		private volatile @Nullable AsyncContext async;
 
 		private volatile boolean clientGone;
 
-		Following(String scope, StreamSlice first, long after, OutputStream out, Runnable done) {
+		Following(String scope, StreamCursor cursor, OutputStream out, Runnable done) {
 			this.scope = scope;
-			this.first = first;
-			this.after = after;
+			this.cursor = cursor;
 			this.out = out;
 			this.done = done;
-			this.deadline = System.nanoTime() + StreamFollower.this.settings.maxDuration().toNanos();
 		}
 
-		/**
-		 * Sends a slice's events.
-		 * @return {@code null} when the response is complete; zero to read on at once; otherwise how
-		 * long to wait before asking the store for more
-		 */
-		@Nullable Duration send(StreamSlice slice) throws IOException {
-			for (StreamEvent event : slice.events()) {
-				this.out.write(event.data());
+		/** Writes a step's data; {@return what next} */
+		StreamCursor.Next send(StreamCursor.Step step) throws IOException {
+			for (byte[] data : step.data()) {
+				this.out.write(data);
 			}
 			this.out.flush();
-			this.after = slice.lastSequence(this.after);
-			boolean more = slice.events().size() == StreamSettings.READ_BATCH;
-			if (slice.state() == StreamSlice.State.COMPLETED && !more) {
-				return null;
-			}
-			if (slice.state() == StreamSlice.State.NOT_KEPT) {
-				return end("idempotency_result_unavailable",
-						"the stream outgrew what is recorded; retrying with this key will not run it again");
-			}
-			if (more) {
-				return Duration.ZERO;
-			}
-			if (System.nanoTime() > this.deadline) {
-				return end("idempotency_request_in_progress", "the stream is still running; retry later");
-			}
-			return StreamFollower.this.settings.pollInterval();
+			return step.next();
 		}
 
 		/** Asks the store for the events after the last one sent, and sends them. */
-		@Nullable Duration readAndSend() throws IOException {
-			Optional<StreamSlice> next;
+		StreamCursor.Next readAndSend() throws IOException {
+			StreamCursor.Step step;
 			try {
-				next = StreamFollower.this.store.readStream(this.scope, this.after, StreamSettings.READ_BATCH);
+				step = this.cursor.next(StreamFollower.this.store.readStream(this.scope, this.cursor.after(),
+						StreamSettings.READ_BATCH));
 			}
 			catch (RuntimeException ex) {
-				return end("idempotency_store_unavailable", "the stream could not be read; retry later");
+				step = this.cursor.unreadable();
 			}
-			if (next.isEmpty() || !next.get().sameAttempt(this.first)) {
-				return end("idempotency_stream_interrupted",
-						"the stream ended before its end; a retry with the same key runs it again");
-			}
-			return send(next.get());
+			return send(step);
 		}
 
-		private @Nullable Duration end(String code, String detail) throws IOException {
-			this.out.write(SseEvents.terminal(code, detail));
-			this.out.flush();
-			return null;
-		}
-
-		void goAsynchronous(HttpServletRequest request, HttpServletResponse response, Duration pause) {
+		void goAsynchronous(HttpServletRequest request, HttpServletResponse response) {
 			AsyncContext context = request.startAsync(request, response);
 			// The stream's own deadline (stream.max-duration) ends it; the container's must not first.
 			context.setTimeout(0);
 			context.addListener(this);
 			this.async = context;
-			schedule(pause);
+			schedule();
 		}
 
-		private void schedule(Duration pause) {
+		private void schedule() {
 			try {
-				StreamFollower.this.followers.schedule(this::poll, pause.toNanos(), TimeUnit.NANOSECONDS);
+				StreamFollower.this.followers.schedule(this::poll,
+						StreamFollower.this.settings.pollInterval().toNanos(), TimeUnit.NANOSECONDS);
 			}
 			catch (RejectedExecutionException ex) {
 				// The application is stopping.
@@ -224,24 +191,24 @@ final class StreamFollower {
 				finish();
 				return;
 			}
-			Duration pause;
+			StreamCursor.Next next;
 			try {
 				do {
-					pause = readAndSend();
+					next = readAndSend();
 				}
-				while (pause != null && pause.isZero());
+				while (next == StreamCursor.Next.READ_NOW);
 			}
 			catch (IOException | RuntimeException ex) {
 				if (logger.isDebugEnabled()) {
 					logger.debug("Follower of idempotency scope " + this.scope + " went away: " + ex);
 				}
-				pause = null;
+				next = StreamCursor.Next.DONE;
 			}
-			if (pause == null) {
+			if (next == StreamCursor.Next.DONE) {
 				finish();
 			}
 			else {
-				schedule(pause);
+				schedule();
 			}
 		}
 

@@ -42,6 +42,9 @@ final class StreamRecorder implements CapturingResponse.Sink {
 
 	private final Lease lease;
 
+	/** The attempt's name in the ids of its events. */
+	private final String attemptTag;
+
 	private final Settlement settlement;
 
 	private final CapturingResponse capture;
@@ -77,6 +80,7 @@ final class StreamRecorder implements CapturingResponse.Sink {
 	StreamRecorder(Lease lease, Settlement settlement, CapturingResponse capture, ReplayHeaders replayHeaders,
 			StreamSettings limits, ScheduledExecutorService timers, StreamReporting reporting) {
 		this.lease = lease;
+		this.attemptTag = lease.attemptTag();
 		this.settlement = settlement;
 		this.capture = capture;
 		this.replayHeaders = replayHeaders;
@@ -221,7 +225,7 @@ final class StreamRecorder implements CapturingResponse.Sink {
 		while ((end = SseEvents.endOfEvent(written, start, length)) > 0) {
 			byte[] event = new byte[end - start];
 			System.arraycopy(written, start, event, 0, event.length);
-			events.add(SseEvents.withId(event, this.sequence + events.size() + 1));
+			events.add(SseEvents.withId(event, this.sequence + events.size() + 1, this.attemptTag));
 			start = end;
 		}
 		if (start > 0) {

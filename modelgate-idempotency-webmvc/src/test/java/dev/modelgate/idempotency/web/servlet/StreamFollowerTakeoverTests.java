@@ -19,6 +19,7 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 import dev.modelgate.idempotency.web.HttpResponseRecord;
+import dev.modelgate.idempotency.web.LastEventId;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.SseEvents;
 import dev.modelgate.idempotency.web.StreamSettings;
@@ -57,7 +58,7 @@ class StreamFollowerTakeoverTests {
 		MockHttpServletResponse response = new MockHttpServletResponse();
 		CountDownLatch done = new CountDownLatch(1);
 
-		boolean followed = follower.follow("scope", 0, request, response, () -> {
+		boolean followed = follower.follow("scope", LastEventId.NONE, request, response, () -> {
 		}, done::countDown);
 
 		// What the store held was sent on the request thread, which the follower then gave back.
