@@ -386,9 +386,7 @@ abstract class GatewayRouteIdempotencyTests {
 	}
 
 	static String chunk(String id, String delta, String finishReason) {
-		return "{\"id\":\"" + id + "\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,"
-				+ "\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":"
-				+ finishReason + "}]}";
+		return Chunks.chunk(id, delta, finishReason);
 	}
 
 	private static boolean replayed(HttpResponse<?> response) {

@@ -1,7 +1,12 @@
 package dev.modelgate.sample.gateway;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
@@ -22,6 +27,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The official OpenAI Java client pointed at the gateway route, with an {@code Idempotency-Key} as an
@@ -76,10 +82,10 @@ class OpenAiJavaClientThroughTheRouteTests {
 	@Test
 	void retryOfAStreamGetsTheSameChunks() {
 		String id = "chatcmpl-" + UUID.randomUUID();
-		upstream.streamWith(GatewayRouteIdempotencyTests.chunk(id, "{\"role\":\"assistant\",\"content\":\"\"}", null),
-				GatewayRouteIdempotencyTests.chunk(id, "{\"content\":\"Streamed\"}", null),
-				GatewayRouteIdempotencyTests.chunk(id, "{\"content\":\" once\"}", null),
-				GatewayRouteIdempotencyTests.chunk(id, "{}", "\"stop\""), "[DONE]");
+		upstream.streamWith(Chunks.chunk(id, "{\"role\":\"assistant\",\"content\":\"\"}", null),
+				Chunks.chunk(id, "{\"content\":\"Streamed\"}", null),
+				Chunks.chunk(id, "{\"content\":\" once\"}", null),
+				Chunks.chunk(id, "{}", "\"stop\""), "[DONE]");
 		ChatCompletionCreateParams params = params("Stream once");
 
 		HttpResponseFor<StreamResponse<ChatCompletionChunk>> first = this.client.chat()
@@ -102,6 +108,56 @@ class OpenAiJavaClientThroughTheRouteTests {
 		retryChunks.forEach((chunk) -> chunk.choices().forEach((choice) -> choice.delta().content().ifPresent(content::append)));
 		assertThat(content).hasToString("Streamed once");
 		assertThat(upstream.calls()).isEqualTo(1);
+	}
+
+	/**
+	 * A model that thinks 3 s before its first token; the client gives up after 0.5 s and retries with
+	 * the same key: the retry waits for the stream to begin and attaches, one upstream call.
+	 */
+	@Test
+	void retryBeforeTheFirstTokenOfAThinkingModelGetsTheWholeStreamOnce() throws Exception {
+		String id = "chatcmpl-" + UUID.randomUUID();
+		upstream.streamWith(Chunks.chunk(id, "{\"role\":\"assistant\",\"content\":\"\"}", null),
+				Chunks.chunk(id, "{\"content\":\"Thought\"}", null),
+				Chunks.chunk(id, "{}", "\"stop\""), "[DONE]");
+		CountDownLatch thinking = upstream.holdAnswers();
+		ScheduledExecutorService model = Executors.newSingleThreadScheduledExecutor();
+		model.schedule(thinking::countDown, 3, TimeUnit.SECONDS);
+		ChatCompletionCreateParams params = params("Think first");
+		OpenAIClient impatient = OpenAIOkHttpClient.builder()
+			.baseUrl("http://127.0.0.1:" + this.port + "/v1")
+			.apiKey("sk-openai-java-through-the-route")
+			.timeout(Duration.ofMillis(500))
+			.maxRetries(0)
+			.build();
+		OpenAIClient patient = OpenAIOkHttpClient.builder()
+			.baseUrl("http://127.0.0.1:" + this.port + "/v1")
+			.apiKey("sk-openai-java-through-the-route")
+			.timeout(Duration.ofSeconds(30))
+			.maxRetries(0)
+			.build();
+		try {
+			assertThatThrownBy(() -> readAll(impatient.chat().completions().withRawResponse().createStreaming(params)))
+				.as("the first attempt timed out")
+				.isInstanceOf(RuntimeException.class);
+
+			HttpResponseFor<StreamResponse<ChatCompletionChunk>> retry = patient.chat()
+				.completions()
+				.withRawResponse()
+				.createStreaming(params);
+			List<ChatCompletionChunk> chunks = readAll(retry);
+
+			assertThat(retry.statusCode()).isEqualTo(200);
+			assertThat(retry.headers().values("Idempotent-Replayed")).containsExactly("true");
+			assertThat(chunks).hasSize(3).extracting(ChatCompletionChunk::id).containsOnly(id);
+			assertThat(upstream.calls()).isEqualTo(1);
+		}
+		finally {
+			thinking.countDown();
+			impatient.close();
+			patient.close();
+			model.shutdownNow();
+		}
 	}
 
 	private static ChatCompletionCreateParams params(String prompt) {

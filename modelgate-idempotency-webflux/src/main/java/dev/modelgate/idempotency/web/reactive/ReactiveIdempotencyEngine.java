@@ -333,17 +333,32 @@ public class ReactiveIdempotencyEngine {
 					return this.streams.record(settlement, response, client, elements, reporting);
 				});
 		running.set(exchange.mutate().response(captured).build());
-		return chain.apply(running.get())
+		Mono<Void> execution = chain.apply(running.get())
 			.then(Mono.defer(captured::settleIfUnwritten))
-			// A stream settles itself when it ends, and goes on when its client leaves.
+			// A stream settles itself when it ends.
 			.onErrorResume((ex) -> settlement.isStreaming() ? Mono.error(ex)
-					: settlement.release("the handler threw " + ex.getClass().getName()).then(Mono.error(ex)))
-			.doOnCancel(() -> {
-				if (!settlement.isStreaming()) {
-					settlement.release("the client went away before the response was complete").subscribe();
-				}
-			})
+					: settlement.release("the handler threw " + ex.getClass().getName()).then(Mono.error(ex)));
+		return outlivingItsClient(execution)
 			.doFinally((signal) -> decision.responded(IdempotencyListener.ResponseKind.FIRST));
+	}
+
+	/**
+	 * The run goes on when its client leaves, as a servlet handler does: a client that gives up while a
+	 * model thinks (before the response has a head) must not cancel the one execution its retry will
+	 * attach to or replay, nor release the key for the retry to run it again. The execution is
+	 * subscribed apart from the client's exchange (with its context), and ends when the handler does:
+	 * its response recorded, released on a failure, or its stream recorded to the end or
+	 * {@code stream.max-duration}.
+	 */
+	private static Mono<Void> outlivingItsClient(Mono<Void> execution) {
+		return Mono.deferContextual((context) -> {
+			AtomicBoolean clientGone = new AtomicBoolean();
+			// Once the client is gone, a failure of the execution (writing to the closed connection) has
+			// nobody to go to: the settlement has run, and the stream's recording reports its own end.
+			Mono<Void> running = execution.onErrorResume((ex) -> clientGone.get(), (ex) -> Mono.empty())
+				.contextWrite(context);
+			return Mono.fromFuture(running.toFuture(), true).doOnCancel(() -> clientGone.set(true));
+		});
 	}
 
 	private Mono<Void> replay(HttpDecision.Request decision, HttpResponseRecord stored, ServerWebExchange exchange) {
