@@ -514,6 +514,7 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		defaults.put("modelgate.idempotency.stream.max-duration", "10m");
 		defaults.put("modelgate.idempotency.stream.poll-interval", "100ms");
 		defaults.put("modelgate.idempotency.stream.head-wait", "30s");
+		defaults.put("modelgate.idempotency.stream.max-followers", 100);
 		defaults.put("modelgate.idempotency.reactive.store-threads", 16);
 		defaults.put("modelgate.idempotency.reactive.store-queue-capacity", 256);
 		// Unset by default: no identity header, and no headers beyond the built-in allowlist.
