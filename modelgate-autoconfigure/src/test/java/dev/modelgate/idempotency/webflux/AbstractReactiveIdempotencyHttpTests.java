@@ -72,7 +72,10 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 			// came, under its scheduler's queue lock: taken for a moment, contended now and then, never
 			// a wait for the store.
 			.allowBlockingCallsInside(DELAYED_WORK_QUEUE, "offer")
-			.allowBlockingCallsInside(DELAYED_WORK_QUEUE, "remove"));
+			.allowBlockingCallsInside(DELAYED_WORK_QUEUE, "remove")
+			// Netty 4.2's adaptive allocator takes a StampedLock for the moment it adds a magazine
+			// under contention (seen in CI, encoding a 409 on a timer thread): not a wait for I/O.
+			.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup", "tryExpandMagazines"));
 	}
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -535,9 +538,9 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 			}
 			await().atMost(Duration.ofSeconds(10)).until(() -> attachedDecisions() == attachedBefore + 2);
 			EntityExchangeResult<byte[]> third = events("count=5&gapMillis=600", key, null);
+			assertThat(followers).as("followers still attached when the third came").noneMatch(Future::isDone);
 			String whole = text(first.get(30, TimeUnit.SECONDS));
 
-			assertThat(followers.get(0).isDone() && followers.get(1).isDone()).as("followers still attached").isFalse();
 			assertThat(status(third)).isEqualTo(409);
 			assertThat(third.getResponseHeaders().getFirst("Retry-After")).isNotNull();
 			assertThat(text(third)).contains("idempotency_request_in_progress");
