@@ -42,6 +42,13 @@ public class ReplicaAcknowledgementBenchmark {
 	@Param({ "0", "1" })
 	public int acknowledgements;
 
+	/**
+	 * How long a write waits for the replica (the store's {@code replica-acknowledgement-timeout}); the
+	 * build's smoke run gives a loaded machine longer.
+	 */
+	@Param({ "500" })
+	public int acknowledgementTimeoutMillis;
+
 	private final StoredOutcome outcome = new StoredOutcome(StoredOutcome.Kind.RESPONSE, new byte[1024]);
 
 	private PrimaryAndReplica redis;
@@ -59,7 +66,8 @@ public class ReplicaAcknowledgementBenchmark {
 		this.connectionFactory.afterPropertiesSet();
 		this.connectionFactory.start();
 		ReplicaAcknowledgement acknowledgement = (this.acknowledgements > 0)
-				? new ReplicaAcknowledgement(this.acknowledgements, Duration.ofMillis(500)) : null;
+				? new ReplicaAcknowledgement(this.acknowledgements,
+						Duration.ofMillis(this.acknowledgementTimeoutMillis)) : null;
 		this.store = new RedisIdempotencyStore(this.connectionFactory, "modelgate:benchmark:", Duration.ofSeconds(2),
 				acknowledgement);
 	}
