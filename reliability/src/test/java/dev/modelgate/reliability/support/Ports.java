@@ -17,6 +17,9 @@ public final class Ports {
 
 	private static final int LOWEST = 10_000;
 
+	/** Redis Cluster's bus listens on the node's port plus this. */
+	private static final int CLUSTER_BUS_OFFSET = 10_000;
+
 	private Ports() {
 	}
 
@@ -27,19 +30,37 @@ public final class Ports {
 	 * take it (seen: "Port ... was already in use" in a process-kill test on CI).
 	 */
 	public static int free() {
-		int high = ephemeralLow();
+		return free(0);
+	}
+
+	/**
+	 * A port for a Redis Cluster node: it and its cluster bus port (the port plus 10000) are free now
+	 * and outside the ephemeral range (seen on CI: a bus port inside it was taken by a connection).
+	 */
+	public static int freeWithClusterBus() {
+		return free(CLUSTER_BUS_OFFSET);
+	}
+
+	private static int free(int alsoAtOffset) {
+		int high = ephemeralLow() - alsoAtOffset;
 		for (int attempt = 0; attempt < 1000; attempt++) {
 			int port = ThreadLocalRandom.current().nextInt(LOWEST, high);
-			try (ServerSocket socket = new ServerSocket()) {
-				socket.setReuseAddress(true);
-				socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+			if (isFree(port) && (alsoAtOffset == 0 || isFree(port + alsoAtOffset))) {
 				return port;
-			}
-			catch (IOException ex) {
-				// Taken: try another.
 			}
 		}
 		throw new UncheckedIOException(new IOException("No free port between " + LOWEST + " and " + high));
+	}
+
+	private static boolean isFree(int port) {
+		try (ServerSocket socket = new ServerSocket()) {
+			socket.setReuseAddress(true);
+			socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
 	}
 
 	private static int ephemeralLow() {

@@ -32,7 +32,7 @@ public final class RedisCluster implements StoreServer {
 		List<RedisServer> nodes = new ArrayList<>();
 		try {
 			for (int i = 0; i < MASTERS; i++) {
-				nodes.add(RedisServer.startClusterNode(scenario, Ports.free()));
+				nodes.add(RedisServer.startClusterNode(scenario, Ports.freeWithClusterBus()));
 			}
 			List<String> create = new ArrayList<>(List.of(Binaries.redisCli(), "--cluster", "create"));
 			nodes.forEach((node) -> create.add("127.0.0.1:" + node.port()));
