@@ -42,7 +42,8 @@ public final class Ports {
 	}
 
 	private static int free(int alsoAtOffset) {
-		int high = ephemeralLow() - alsoAtOffset;
+		// An unusually low ephemeral range leaves no room below it for the bus port: then only "free now".
+		int high = Math.max(LOWEST + 1000, ephemeralLow() - alsoAtOffset);
 		for (int attempt = 0; attempt < 1000; attempt++) {
 			int port = ThreadLocalRandom.current().nextInt(LOWEST, high);
 			if (isFree(port) && (alsoAtOffset == 0 || isFree(port + alsoAtOffset))) {
