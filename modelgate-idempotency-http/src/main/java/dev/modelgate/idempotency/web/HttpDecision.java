@@ -95,15 +95,6 @@ public final class HttpDecision {
 	}
 
 	/**
-	 * {@return the sequence after which a follower resumes: {@code Last-Event-ID} when it is one of
-	 * ours, else 0}
-	 * @param value the header's value, or {@code null}
-	 */
-	public static long lastEventId(@Nullable String value) {
-		return LastEventId.parse(value).sequence();
-	}
-
-	/**
 	 * {@return the {@code Retry-After} value of a problem: whole seconds, at least one}
 	 * @param retryAfter the problem's hint
 	 */

@@ -236,10 +236,10 @@ class HttpDecisionTests {
 
 	@Test
 	void lastEventIdAndRetryAfterAreReadAndWrittenTheSameOnEveryStack() {
-		assertThat(HttpDecision.lastEventId(" 7 ")).isEqualTo(7);
-		assertThat(HttpDecision.lastEventId("-3")).isZero();
-		assertThat(HttpDecision.lastEventId("abc")).isZero();
-		assertThat(HttpDecision.lastEventId(null)).isZero();
+		assertThat(LastEventId.parse(" 7 ").sequence()).isEqualTo(7);
+		assertThat(LastEventId.parse("-3").sequence()).isZero();
+		assertThat(LastEventId.parse("abc").sequence()).isZero();
+		assertThat(LastEventId.parse(null).sequence()).isZero();
 		assertThat(HttpDecision.retryAfterSeconds(Duration.ofMillis(1500))).isEqualTo("2");
 		assertThat(HttpDecision.retryAfterSeconds(Duration.ZERO)).isEqualTo("1");
 	}

@@ -274,15 +274,8 @@ abstract class GatewayRouteIdempotencyTests {
 					new InputStreamReader(first.body(), StandardCharsets.UTF_8));
 			// The first two events have been recorded (each is stored before it is sent) and the
 			// upstream holds the rest: the duplicate arrives while the stream is live.
-			int seen = 0;
 			StringBuilder firstBody = new StringBuilder();
-			String line;
-			while (seen < 2 && (line = firstEvents.readLine()) != null) {
-				firstBody.append(line).append('\n');
-				if (line.startsWith("data:")) {
-					seen++;
-				}
-			}
+			int seen = readEvents(firstEvents, 2, firstBody);
 			HttpResponse<InputStream> duplicate = this.http.send(request(this.key, streaming, AUTHORIZATION),
 					HttpResponse.BodyHandlers.ofInputStream());
 			release.countDown();
@@ -325,13 +318,7 @@ abstract class GatewayRouteIdempotencyTests {
 					HttpResponse.BodyHandlers.ofInputStream());
 			BufferedReader firstEvents = new BufferedReader(
 					new InputStreamReader(first.body(), StandardCharsets.UTF_8));
-			int seen = 0;
-			String line;
-			while (seen < 2 && (line = firstEvents.readLine()) != null) {
-				if (line.startsWith("data:")) {
-					seen++;
-				}
-			}
+			int seen = readEvents(firstEvents, 2, new StringBuilder());
 			assertThat(seen).isEqualTo(2);
 			// Closing the body before its end closes the connection: the client is gone. The gateway
 			// reports the run's response as done once it has seen that.
@@ -386,6 +373,19 @@ abstract class GatewayRouteIdempotencyTests {
 			release.countDown();
 		}
 		assertThat(upstream.calls()).isEqualTo(1);
+	}
+
+	/** Reads lines until {@code events} data lines were read, into {@code read}; {@return how many were} */
+	private static int readEvents(BufferedReader reader, int events, StringBuilder read) throws IOException {
+		int seen = 0;
+		String line;
+		while (seen < events && (line = reader.readLine()) != null) {
+			read.append(line).append('\n');
+			if (line.startsWith("data:")) {
+				seen++;
+			}
+		}
+		return seen;
 	}
 
 	static String chunk(String id, String delta, String finishReason) {

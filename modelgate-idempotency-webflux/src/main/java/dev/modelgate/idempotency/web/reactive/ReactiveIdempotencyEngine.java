@@ -87,6 +87,10 @@ public class ReactiveIdempotencyEngine {
 	private static final String KEEP_GENERATING_ATTRIBUTE = ReactiveIdempotencyEngine.class.getName()
 			+ ".keepGenerating";
 
+	/** A stack whose response source goes on without its client (WebFlux handlers): nothing to do. */
+	private static final Consumer<ServerWebExchange> NOTHING_TO_KEEP = (exchange) -> {
+	};
+
 	private final AsyncIdempotencyStore store;
 
 	private final AsyncIdempotencyCoordinator coordinator;
@@ -184,8 +188,7 @@ public class ReactiveIdempotencyEngine {
 	 */
 	public Mono<Void> handle(ServerWebExchange exchange, IdempotentEndpoint endpoint,
 			Function<ServerWebExchange, Mono<Void>> chain) {
-		return handle(exchange, endpoint, chain, (recording) -> {
-		});
+		return handle(exchange, endpoint, chain, NOTHING_TO_KEEP);
 	}
 
 	/**
@@ -204,7 +207,9 @@ public class ReactiveIdempotencyEngine {
 	public Mono<Void> handle(ServerWebExchange exchange, IdempotentEndpoint endpoint,
 			Function<ServerWebExchange, Mono<Void>> chain, Consumer<ServerWebExchange> keepGenerating) {
 		return Mono.defer(() -> {
-			exchange.getAttributes().put(KEEP_GENERATING_ATTRIBUTE, keepGenerating);
+			if (keepGenerating != NOTHING_TO_KEEP) {
+				exchange.getAttributes().put(KEEP_GENERATING_ATTRIBUTE, keepGenerating);
+			}
 			ServerHttpRequest request = exchange.getRequest();
 			HttpDecision.Request decision = this.decision.start(request.getMethod().name(), endpoint);
 			List<String> values = HeaderValues.of(request.getHeaders(), this.settings.headerName());
@@ -324,8 +329,7 @@ public class ReactiveIdempotencyEngine {
 		ReactiveSettlement settlement = new ReactiveSettlement(decision.settlement(lease), this.timers);
 		StreamReporting reporting = decision.streamReporting();
 		Consumer<ServerWebExchange> keepGenerating = exchange.getAttributeOrDefault(KEEP_GENERATING_ATTRIBUTE,
-				(recording) -> {
-				});
+				NOTHING_TO_KEEP);
 		AtomicReference<ServerWebExchange> running = new AtomicReference<>();
 		CapturedResponse captured = new CapturedResponse(exchange.getResponse(), settlement, this.responsePolicy,
 				this.replayHeaders, this.settings.maxResponseBytes(), (response, client, elements) -> {
