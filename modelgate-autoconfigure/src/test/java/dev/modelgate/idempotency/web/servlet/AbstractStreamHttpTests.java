@@ -327,6 +327,36 @@ abstract class AbstractStreamHttpTests {
 			.until(() -> decisions("attached") + decisions("stream_replayed") == followedBefore + 1);
 	}
 
+	/**
+	 * A retry waiting for the stream to begin, when the first request fails before its first event
+	 * (the key is released): the retry runs the request itself and gets the first answer, not a 409.
+	 */
+	@Test
+	void duplicateWaitingForTheStreamRunsTheRequestWhenTheFirstFailsBeforeItBegins() throws Exception {
+		String key = UUID.randomUUID().toString();
+		double waitedBefore = decisions("waited");
+		this.invocations.close();
+		String path = "/events?count=3&gateFirst=true&failFirstRun=true";
+		CompletableFuture<HttpResponse<byte[]>> first = this.client.sendAsync(request(path, key).build(),
+				HttpResponse.BodyHandlers.ofByteArray());
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.invocations.count("events-thinking") == 1);
+		CompletableFuture<HttpResponse<byte[]>> duplicate = this.client.sendAsync(
+				request(path, key, "Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofByteArray());
+		await().atMost(Duration.ofSeconds(10)).until(() -> decisions("waited") == waitedBefore + 1);
+		this.invocations.open();
+
+		assertThat(first.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(500);
+		HttpResponse<byte[]> ran = duplicate.get(10, TimeUnit.SECONDS);
+		assertThat(ran.statusCode()).isEqualTo(200);
+		assertThat(ran.headers().firstValue("Idempotent-Replayed")).isEmpty();
+		assertThat(text(ran)).isEqualTo(events(1, 3));
+		assertThat(this.invocations.count("events-thinking")).isEqualTo(2);
+		assertThat(this.invocations.count("events")).isEqualTo(1);
+		HttpResponse<byte[]> replay = post(path, key);
+		assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		assertThat(text(replay)).isEqualTo(events(1, 3));
+	}
+
 	/** A duplicate that does not ask for a stream keeps the 409 while the first has not begun its stream. */
 	@Test
 	void duplicateThatDoesNotAskForTheStreamIsAnswered409BeforeItBegins() throws Exception {

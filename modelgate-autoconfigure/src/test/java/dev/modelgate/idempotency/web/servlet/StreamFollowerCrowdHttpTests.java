@@ -35,7 +35,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * A crowd of duplicates following one live stream on Tomcat with few request threads: followers wait
  * for new events without holding a thread, so unrelated requests are served meanwhile, and
- * {@code stream.max-followers} caps the crowd with a 409.
+ * {@code stream.max-followers} caps the crowd with a 409; nor does a crowd waiting for the stream to
+ * begin.
  */
 @Tag("boot")
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -44,6 +45,7 @@ import static org.awaitility.Awaitility.await;
 				"modelgate.idempotency.client-identity-header=Authorization",
 				"modelgate.idempotency.stream.poll-interval=50ms",
 				"modelgate.idempotency.stream.max-followers=" + StreamFollowerCrowdHttpTests.FOLLOWERS,
+				"modelgate.idempotency.stream.head-wait=90s",
 				// Far fewer request threads than followers: each follower holding one would starve the rest.
 				"server.tomcat.threads.max=" + StreamFollowerCrowdHttpTests.REQUEST_THREADS })
 @Timeout(120)
@@ -130,6 +132,52 @@ class StreamFollowerCrowdHttpTests {
 		this.invocations.open();
 		assertThat(follower.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
 		second.body().readAllBytes();
+	}
+
+	/**
+	 * The same crowd coming before the stream's first event (a model that thinks first): each duplicate
+	 * waits for the stream to begin without holding a request thread, then attaches to it.
+	 */
+	@Test
+	void duplicatesWaitingForTheFirstEventHoldNoRequestThread() throws Exception {
+		this.invocations.reset();
+		String key = UUID.randomUUID().toString();
+		double waitedBefore = decisions("waited");
+		this.invocations.close();
+		String path = "/events?count=3&gateFirst=true";
+		CompletableFuture<HttpResponse<byte[]>> first = this.client.sendAsync(request(path, key).build(),
+				HttpResponse.BodyHandlers.ofByteArray());
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.invocations.count("events-thinking") == 1);
+
+		List<CompletableFuture<HttpResponse<byte[]>>> waiting = new ArrayList<>();
+		for (int i = 0; i < FOLLOWERS; i++) {
+			waiting.add(this.client.sendAsync(request(path, key).header("Accept", "text/event-stream").build(),
+					HttpResponse.BodyHandlers.ofByteArray()));
+		}
+		await("every duplicate waits for the stream").atMost(Duration.ofSeconds(60))
+			.until(() -> decisions("waited") == waitedBefore + FOLLOWERS);
+
+		// The first request holds one thread at its gate; with a thread each, the waiting duplicates would
+		// take the other 15 and these would wait until stream.head-wait ran out.
+		List<HttpResponse<String>> unrelated = new ArrayList<>();
+		for (int i = 0; i < 3 * REQUEST_THREADS; i++) {
+			unrelated.add(this.client.send(HttpRequest.newBuilder(URI.create(url("/plain")))
+				.timeout(Duration.ofSeconds(20))
+				.GET()
+				.build(), HttpResponse.BodyHandlers.ofString()));
+		}
+		assertThat(waiting).noneMatch(CompletableFuture::isDone);
+
+		this.invocations.open();
+		String whole = new String(first.get(30, TimeUnit.SECONDS).body(), StandardCharsets.UTF_8);
+		assertThat(unrelated).allSatisfy((response) -> assertThat(response.statusCode()).isEqualTo(200));
+		for (CompletableFuture<HttpResponse<byte[]>> duplicate : waiting) {
+			HttpResponse<byte[]> attached = duplicate.get(30, TimeUnit.SECONDS);
+			assertThat(attached.statusCode()).isEqualTo(200);
+			assertThat(attached.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+			assertThat(new String(attached.body(), StandardCharsets.UTF_8)).isEqualTo(whole);
+		}
+		assertThat(this.invocations.count("events")).isEqualTo(1);
 	}
 
 	private double decisions(String outcome) {

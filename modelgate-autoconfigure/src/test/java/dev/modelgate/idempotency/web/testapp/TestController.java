@@ -155,18 +155,22 @@ class TestController {
 	 * Streams {@code count} events from another thread, like a model generating: waits at the gate after
 	 * event {@code gateAfter} (0: never), and ends with an error when {@code fail}. With
 	 * {@code gateFirst}, the handler itself waits at the gate before its stream begins, like a model that
-	 * thinks (or an upstream that takes its time) before its first token. Counts the runs under
+	 * thinks (or an upstream that takes its time) before its first token; with {@code failFirstRun}
+	 * too, the first such run then fails before its stream begins. Counts the runs under
 	 * "events", the events sent under "events-sent" and the sends or ends the emitter refused under
 	 * "events-refused".
 	 */
 	@PostMapping("/events")
 	@Idempotent
 	SseEmitter events(@RequestParam(defaultValue = "5") int count, @RequestParam(defaultValue = "0") int gateAfter,
-			@RequestParam(defaultValue = "false") boolean fail, @RequestParam(defaultValue = "false") boolean gateFirst)
-			throws InterruptedException {
+			@RequestParam(defaultValue = "false") boolean fail, @RequestParam(defaultValue = "false") boolean gateFirst,
+			@RequestParam(defaultValue = "false") boolean failFirstRun) throws InterruptedException {
 		if (gateFirst) {
 			this.invocations.increment("events-thinking");
 			this.invocations.awaitGate();
+			if (failFirstRun && this.invocations.count("events-thinking") == 1) {
+				throw new IllegalStateException("the model failed before its first token");
+			}
 		}
 		return generate(count, gateAfter, fail);
 	}

@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
@@ -83,6 +85,12 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	private final ResponsePolicy responsePolicy;
 
 	private final ReplayHeaders replayHeaders;
+
+	/**
+	 * Request attribute that brings a keyed request back into this filter, on an asynchronous dispatch,
+	 * once its wait for a stream to begin is over ({@link HeadWait}).
+	 */
+	private static final String HEAD_WAIT_OVER = IdempotencyFilter.class.getName() + ".HEAD_WAIT_OVER";
 
 	/** What {@link #attach} answers for a duplicate that is to be refused. */
 	private static final Duration NOT_ATTACHED = Duration.ofNanos(-1);
@@ -208,12 +216,22 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 */
 	@Override
 	protected boolean shouldNotFilter(HttpServletRequest request) {
-		// A forward or include runs inside a request this filter has already seen through.
+		// A forward or include runs inside a request this filter has already seen through; so does an
+		// asynchronous dispatch, but the one that ends a wait for a stream to begin.
+		if (request.getDispatcherType() == DispatcherType.ASYNC) {
+			return request.getAttribute(HEAD_WAIT_OVER) == null;
+		}
 		if (request.getDispatcherType() != DispatcherType.REQUEST || !this.handlerResolver.mayResolve(request)) {
 			return true;
 		}
 		return !this.handlerResolver.hasKeyRequiredHandlers()
 				&& this.decision.canSkip(request.getHeader(this.settings.headerName()));
+	}
+
+	/** Decided by {@link #shouldNotFilter}: only the dispatch that ends a {@link HeadWait} is filtered. */
+	@Override
+	protected boolean shouldNotFilterAsyncDispatch() {
+		return false;
 	}
 
 	@Override
@@ -231,6 +249,13 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
+		if (request.getAttribute(HEAD_WAIT_OVER) instanceof HeadWait.Over over) {
+			request.removeAttribute(HEAD_WAIT_OVER);
+			try (ScopeMdc.Binding mdc = ScopeMdc.bind(MDC_SCOPE_KEY, over.decision().scope())) {
+				carryOut(over.decision(), over.read(), over.attempt(), over.action(), request, response, chain);
+			}
+			return;
+		}
 		IdempotentEndpoint endpoint = resolveEndpoint(request);
 		if (endpoint == null) {
 			chain.doFilter(request, response);
@@ -321,6 +346,17 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		catch (IdempotencyStoreException ex) {
 			action = decision.storeFailed(ex);
 		}
+		carryOut(decision, read, attempt, action, request, response, chain);
+	}
+
+	/**
+	 * Carries out the store's answer to a keyed request: attaches to the stream it found (or waits for
+	 * one to begin), replays, refuses or runs the handler.
+	 */
+	private void carryOut(HttpDecision.Request decision, KeyedRequest read, @Nullable Attempt attempt,
+			HttpAction action, HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws IOException, ServletException {
+		IdempotentEndpoint endpoint = decision.endpoint();
 		while (action == HttpAction.ATTACH) {
 			int maxFollowers = this.streamSettings.maxFollowers();
 			if (!this.streamFollowers.tryJoin(decision.scope(), maxFollowers)) {
@@ -340,6 +376,10 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 				return;
 			}
 			this.streamFollowers.leave(decision.scope());
+			if (pause != NOT_ATTACHED && request.isAsyncSupported()) {
+				new HeadWait(decision, read, request).await(pause);
+				return;
+			}
 			if (pause == NOT_ATTACHED || !sleep(pause)) {
 				action = decision.notAttached();
 				break;
@@ -416,6 +456,132 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			return (pause != null) ? pause : NOT_ATTACHED;
 		}
 		return null;
+	}
+
+	/**
+	 * A duplicate that asks for {@code text/event-stream} while its key's request has not begun its
+	 * stream yet (a model thinking before its first token), waiting for it without a request thread:
+	 * the request goes asynchronous, and every pause the {@code followers} scheduler asks the store
+	 * again. Once there is a stream to attach to, or anything else to do (the key completed, was
+	 * released, the store failed, the wait ran out), the request is dispatched back to this filter,
+	 * which carries the answer out on a container thread as it would have without the wait.
+	 */
+	private final class HeadWait implements AsyncListener {
+
+		/** What the dispatch back to the filter carries out. */
+		record Over(HttpDecision.Request decision, KeyedRequest read, @Nullable Attempt attempt, HttpAction action) {
+		}
+
+		private final HttpDecision.Request decision;
+
+		private final KeyedRequest read;
+
+		private final HttpServletRequest request;
+
+		private final String accept;
+
+		private volatile @Nullable AsyncContext async;
+
+		private volatile boolean clientGone;
+
+		HeadWait(HttpDecision.Request decision, KeyedRequest read, HttpServletRequest request) {
+			this.decision = decision;
+			this.read = read;
+			this.request = request;
+			this.accept = String.join(",", Collections.list(request.getHeaders("Accept")));
+		}
+
+		void await(Duration pause) {
+			AsyncContext context = this.request.startAsync();
+			// stream.head-wait bounds the wait; the container's timeout must not end it first.
+			context.setTimeout(0);
+			context.addListener(this);
+			this.async = context;
+			schedule(pause);
+		}
+
+		private void schedule(Duration pause) {
+			try {
+				IdempotencyFilter.this.followerTimers.schedule(this::askAgain, pause.toNanos(), TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				// The application is stopping.
+				dispatch(null, this.decision.notAttached());
+			}
+		}
+
+		private void askAgain() {
+			if (this.clientGone) {
+				return;
+			}
+			IdempotentEndpoint endpoint = this.decision.endpoint();
+			String scope = this.decision.scope();
+			Attempt attempt = null;
+			HttpAction action;
+			try {
+				attempt = IdempotencyFilter.this.coordinator.begin(scope, this.read.fingerprint(),
+						endpoint.leaseTtl(), Duration.ZERO);
+				action = this.decision.began(attempt.result(), false);
+				if (action == HttpAction.ATTACH
+						&& IdempotencyFilter.this.coordinator.getStore().readStream(scope, 0, 1).isEmpty()) {
+					Duration pause = this.decision.streamNotThereYet(IdempotencyFilter.this.streamSettings,
+							this.accept);
+					if (pause != null) {
+						schedule(pause);
+						return;
+					}
+					action = this.decision.notAttached();
+				}
+			}
+			catch (IdempotencyStoreException ex) {
+				// Before begin answered: the store is down. After: the stream could not be read, which
+				// the dispatch's attach meets (or not) again and reports.
+				action = (attempt != null) ? HttpAction.ATTACH : this.decision.storeFailed(ex);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Waiting for the stream of idempotency scope " + scope + " failed; answering 409", ex);
+				action = this.decision.notAttached();
+			}
+			dispatch(attempt, action);
+		}
+
+		private void dispatch(@Nullable Attempt attempt, HttpAction action) {
+			AsyncContext context = this.async;
+			try {
+				this.request.setAttribute(HEAD_WAIT_OVER, new Over(this.decision, this.read, attempt, action));
+				if (context == null || this.clientGone) {
+					throw new IllegalStateException("the client went away");
+				}
+				context.dispatch();
+			}
+			catch (IllegalStateException ex) {
+				// The client went away: nobody is waiting for the answer, and a key acquired for them
+				// is given back.
+				if (action == HttpAction.RUN && attempt != null) {
+					attempt.lease().release();
+				}
+			}
+		}
+
+		@Override
+		public void onComplete(AsyncEvent event) {
+			this.clientGone = true;
+		}
+
+		@Override
+		public void onTimeout(AsyncEvent event) {
+			this.clientGone = true;
+		}
+
+		@Override
+		public void onError(AsyncEvent event) {
+			this.clientGone = true;
+		}
+
+		@Override
+		public void onStartAsync(AsyncEvent event) {
+		}
+
 	}
 
 	private static boolean sleep(Duration pause) {
