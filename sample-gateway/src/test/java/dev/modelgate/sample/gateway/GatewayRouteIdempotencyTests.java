@@ -29,10 +29,14 @@ import org.junit.jupiter.api.Test;
 import reactor.blockhound.BlockHound;
 import reactor.blockhound.BlockingOperationError;
 
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -90,6 +94,9 @@ abstract class GatewayRouteIdempotencyTests {
 
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	private Environment environment;
 
 	private String key;
 
@@ -260,6 +267,38 @@ abstract class GatewayRouteIdempotencyTests {
 
 	@Test
 	void duplicateDuringALiveStreamAttachesAndGetsEveryEventWithoutASecondCall() throws Exception {
+		assertDuplicateDuringALiveStreamAttaches(this.port);
+	}
+
+	/**
+	 * Starts a second gateway on this test's store, beside the test's own, on a port of its own:
+	 * duplicates that a load balancer sends to another instance.
+	 */
+	ConfigurableApplicationContext startSecondInstance() {
+		List<String> properties = new ArrayList<>(List.of("server.port=0",
+				"modelgate.provider.api-key=test-provider-key", "modelgate.provider.base-url=" + upstream.baseUrl(),
+				"modelgate.idempotency.in-progress=wait", "modelgate.idempotency.operation-timeout=10s"));
+		for (String name : List.of("modelgate.idempotency.store", "modelgate.idempotency.jdbc.initialize-schema",
+				"spring.autoconfigure.exclude", "spring.data.redis.host", "spring.data.redis.port",
+				"spring.datasource.url", "spring.datasource.username")) {
+			if (this.environment.containsProperty(name)) {
+				properties.add(name + "=" + this.environment.getProperty(name));
+			}
+		}
+		// As command-line arguments: SpringApplicationBuilder.properties are defaults, which the
+		// sample's application.yml (store: memory) would override.
+		return new SpringApplicationBuilder(SampleGatewayApplication.class)
+			.run(properties.stream().map((property) -> "--" + property).toArray(String[]::new));
+	}
+
+	/** A duplicate sent to {@code second} while this instance streams attaches to it across the store. */
+	void assertDuplicateOnTheSecondInstanceAttaches(ConfigurableApplicationContext second) throws Exception {
+		int secondPort = Integer.parseInt(second.getEnvironment().getProperty("local.server.port"));
+		assertThat(secondPort).isNotEqualTo(this.port);
+		assertDuplicateDuringALiveStreamAttaches(secondPort);
+	}
+
+	private void assertDuplicateDuringALiveStreamAttaches(int duplicatePort) throws Exception {
 		String id = "chatcmpl-" + UUID.randomUUID();
 		String[] chunks = { chunk(id, "{\"role\":\"assistant\",\"content\":\"\"}", null),
 				chunk(id, "{\"content\":\"Live\"}", null), chunk(id, "{\"content\":\" stream\"}", null),
@@ -276,8 +315,8 @@ abstract class GatewayRouteIdempotencyTests {
 			// upstream holds the rest: the duplicate arrives while the stream is live.
 			StringBuilder firstBody = new StringBuilder();
 			int seen = readEvents(firstEvents, 2, firstBody);
-			HttpResponse<InputStream> duplicate = this.http.send(request(this.key, streaming, AUTHORIZATION),
-					HttpResponse.BodyHandlers.ofInputStream());
+			HttpResponse<InputStream> duplicate = this.http.send(
+					request(duplicatePort, this.key, streaming, AUTHORIZATION), HttpResponse.BodyHandlers.ofInputStream());
 			release.countDown();
 			// The rest through the same reader, which may have buffered some of it already.
 			char[] buffer = new char[8192];
@@ -414,8 +453,12 @@ abstract class GatewayRouteIdempotencyTests {
 	}
 
 	private HttpRequest request(String key, String body, String authorization, String... moreHeaders) {
+		return request(this.port, key, body, authorization, moreHeaders);
+	}
+
+	private HttpRequest request(int port, String key, String body, String authorization, String... moreHeaders) {
 		HttpRequest.Builder request = HttpRequest
-			.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/v1/chat/completions"))
+			.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
 			.header("Content-Type", "application/json")
 			.header("Authorization", authorization)
 			.timeout(WAIT)

@@ -1,5 +1,8 @@
 package dev.modelgate.sample.gateway;
 
+import org.junit.jupiter.api.Test;
+
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.context.TestPropertySource;
 
 /**
@@ -10,5 +13,12 @@ import org.springframework.test.context.TestPropertySource;
 		"spring.datasource.url=jdbc:postgresql://127.0.0.1:5432/test", "spring.datasource.username=postgres",
 		"modelgate.idempotency.jdbc.initialize-schema=always" })
 class PostgresGatewayRouteIdempotencyTests extends GatewayRouteIdempotencyTests {
+
+	@Test
+	void duplicateOnASecondInstanceAttachesToTheLiveStream() throws Exception {
+		try (ConfigurableApplicationContext second = startSecondInstance()) {
+			assertDuplicateOnTheSecondInstanceAttaches(second);
+		}
+	}
 
 }

@@ -1,5 +1,8 @@
 package dev.modelgate.sample.gateway;
 
+import org.junit.jupiter.api.Test;
+
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.context.TestPropertySource;
 
 /**
@@ -8,5 +11,12 @@ import org.springframework.test.context.TestPropertySource;
 @TestPropertySource(properties = { "modelgate.idempotency.store=redis", "spring.data.redis.host=127.0.0.1",
 		"spring.data.redis.port=6379" })
 class RedisGatewayRouteIdempotencyTests extends GatewayRouteIdempotencyTests {
+
+	@Test
+	void duplicateOnASecondInstanceAttachesToTheLiveStream() throws Exception {
+		try (ConfigurableApplicationContext second = startSecondInstance()) {
+			assertDuplicateOnTheSecondInstanceAttaches(second);
+		}
+	}
 
 }
