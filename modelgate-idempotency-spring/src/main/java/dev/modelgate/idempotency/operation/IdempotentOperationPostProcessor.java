@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.operation;
 
+import java.lang.annotation.Annotation;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
@@ -26,10 +27,19 @@ public class IdempotentOperationPostProcessor extends AbstractBeanFactoryAwareAd
 
 	/** @param interceptor supplies the advice on the first call */
 	public IdempotentOperationPostProcessor(Supplier<? extends MethodInterceptor> interceptor) {
+		this(interceptor, IdempotentOperation.class);
+	}
+
+	/**
+	 * @param interceptor supplies the advice on the first call
+	 * @param annotation the method annotation whose beans are advised (one an {@link OperationSource} of
+	 * the interceptor reads)
+	 */
+	public IdempotentOperationPostProcessor(Supplier<? extends MethodInterceptor> interceptor,
+			Class<? extends Annotation> annotation) {
 		Supplier<MethodInterceptor> resolved = SingletonSupplier.of(interceptor::get);
 		MethodInterceptor lazy = (invocation) -> resolved.get().invoke(invocation);
-		this.advisor = new DefaultPointcutAdvisor(new AnnotationMatchingPointcut(null, IdempotentOperation.class, true),
-				lazy);
+		this.advisor = new DefaultPointcutAdvisor(new AnnotationMatchingPointcut(null, annotation, true), lazy);
 		setBeforeExistingAdvisors(true);
 	}
 

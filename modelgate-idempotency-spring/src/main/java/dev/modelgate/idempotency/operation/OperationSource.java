@@ -1,0 +1,35 @@
+package dev.modelgate.idempotency.operation;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads one annotation into the {@link OperationDefinition} of the methods that carry it, for
+ * {@link IdempotentOperationInterceptor}.
+ */
+public interface OperationSource {
+
+	/** {@return the annotation this source reads} */
+	Class<? extends Annotation> annotationType();
+
+	/**
+	 * @param method the most specific method of the bean's class
+	 * @param targetClass the bean's class
+	 * @param annotation the method's annotation of {@link #annotationType()}
+	 * @return what a call of the method needs
+	 * @throws IllegalArgumentException when the annotation cannot work, with a message that says why
+	 */
+	OperationDefinition definition(Method method, Class<?> targetClass, Annotation annotation);
+
+	/**
+	 * @param method the annotated method
+	 * @param targetClass the bean's class
+	 * @return the class and method name, the default scope of a method
+	 */
+	static String methodName(Method method, Class<?> targetClass) {
+		return org.springframework.util.ClassUtils.getUserClass(targetClass).getName() + "." + method.getName();
+	}
+
+}
