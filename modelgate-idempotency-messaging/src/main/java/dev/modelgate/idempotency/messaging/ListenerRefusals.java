@@ -3,7 +3,6 @@ package dev.modelgate.idempotency.messaging;
 import java.util.List;
 
 import dev.modelgate.idempotency.core.IdempotencyKeyReusedException;
-import dev.modelgate.idempotency.core.IdempotencyResultUnavailableException;
 import dev.modelgate.idempotency.core.InvalidIdempotencyKeyException;
 import dev.modelgate.idempotency.core.OutcomeUnknownException;
 import dev.modelgate.idempotency.core.RecordedFailureException;
@@ -11,15 +10,14 @@ import dev.modelgate.idempotency.core.RecordedFailureException;
 /**
  * The refusals no redelivery can change, which both brokers dead-letter at once: the key used with
  * another payload, a failure recorded as final, a message without a usable key, an outcome that is
- * unknown or unreadable. {@code IdempotencyInProgressException} is not one: the running listener may
+ * unknown. {@code IdempotencyInProgressException} is not one: the running listener may
  * still release the key, so it is retried with a delay.
  */
 public final class ListenerRefusals {
 
 	/** The final refusals, in the order the brokers' classifiers are given them. */
 	public static final List<Class<? extends RuntimeException>> FINAL = List.of(IdempotencyKeyReusedException.class,
-			RecordedFailureException.class, InvalidIdempotencyKeyException.class, OutcomeUnknownException.class,
-			IdempotencyResultUnavailableException.class);
+			RecordedFailureException.class, InvalidIdempotencyKeyException.class, OutcomeUnknownException.class);
 
 	private ListenerRefusals() {
 	}
