@@ -154,6 +154,8 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	private final Reactive reactive = new Reactive();
 
+	private final Listeners listeners = new Listeners();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -328,6 +330,10 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	public Stream getStream() {
 		return this.stream;
+	}
+
+	public Listeners getListeners() {
+		return this.listeners;
 	}
 
 	public Reactive getReactive() {
@@ -683,6 +689,25 @@ public class ModelgateIdempotencyProperties implements Validator {
 	}
 
 	/** In-memory store settings. */
+	/** Message listeners with {@code @IdempotentListener}. */
+	public static class Listeners {
+
+		/**
+		 * How long a RabbitMQ consumer waits before it requeues a message whose key another consumer is
+		 * still handling (Kafka's error handler back-off decides this there).
+		 */
+		private Duration inProgressRequeueDelay = Duration.ofSeconds(1);
+
+		public Duration getInProgressRequeueDelay() {
+			return this.inProgressRequeueDelay;
+		}
+
+		public void setInProgressRequeueDelay(Duration inProgressRequeueDelay) {
+			this.inProgressRequeueDelay = inProgressRequeueDelay;
+		}
+
+	}
+
 	public static class Memory {
 
 		/**
