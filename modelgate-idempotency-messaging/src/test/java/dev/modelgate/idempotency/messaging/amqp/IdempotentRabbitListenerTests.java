@@ -34,6 +34,7 @@ import org.springframework.messaging.handler.annotation.Header;
 import org.springframework.messaging.handler.annotation.SendTo;
 
 import dev.modelgate.idempotency.IdempotentListener;
+import dev.modelgate.idempotency.messaging.ListenerRuns;
 import dev.modelgate.idempotency.messaging.ListenerTestSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,14 +55,14 @@ class IdempotentRabbitListenerTests {
 
 	private static RabbitAdmin admin;
 
-	private static Listeners listeners;
+	private static ListenerRuns listeners;
 
 	@BeforeAll
 	static void start() {
 		context = new AnnotationConfigApplicationContext(RabbitListenerApplication.class);
 		rabbit = context.getBean(RabbitTemplate.class);
 		admin = context.getBean(RabbitAdmin.class);
-		listeners = context.getBean(Listeners.class);
+		listeners = context.getBean(ListenerRuns.class);
 	}
 
 	@AfterAll
@@ -114,11 +115,11 @@ class IdempotentRabbitListenerTests {
 	void duplicateWhileTheFirstStillRunsIsRequeuedAndThenAcknowledgedWithoutRunning() throws Exception {
 		String key = UUID.randomUUID().toString();
 		send("shared", key, null, "share-1");
-		assertThat(listeners.sharedStarted().await(30, TimeUnit.SECONDS)).isTrue();
+		assertThat(listeners.started().await(30, TimeUnit.SECONDS)).isTrue();
 		send("shared", key, null, "share-1");
 		// The other consumer finds the key in progress, waits, and requeues it: it comes back redelivered.
 		await().atMost(Duration.ofSeconds(30)).until(() -> listeners.attempts("shared", key) >= 3);
-		listeners.sharedRelease().countDown();
+		listeners.release().countDown();
 
 		await().atMost(Duration.ofSeconds(30)).until(() -> messages("shared") == 0);
 		assertThat(listeners.runs("shared", key)).isEqualTo(1);
@@ -196,17 +197,12 @@ class IdempotentRabbitListenerTests {
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableRabbit
-	@Import({ ListenerTestSupport.class, Listeners.class })
+	@Import({ ListenerTestSupport.class, ListenerRuns.class, Listeners.class })
 	static class RabbitListenerApplication {
 
 		@Bean
 		CachingConnectionFactory connectionFactory() {
-			CachingConnectionFactory factory = new CachingConnectionFactory(
-					System.getenv().getOrDefault("RABBITMQ_HOST", "127.0.0.1"),
-					Integer.parseInt(System.getenv().getOrDefault("RABBITMQ_PORT", "5672")));
-			factory.setUsername("guest");
-			factory.setPassword("guest");
-			return factory;
+			return RabbitTestServer.connectionFactory();
 		}
 
 		@Bean
@@ -231,13 +227,13 @@ class IdempotentRabbitListenerTests {
 
 		@Bean
 		SimpleRabbitListenerContainerFactory rabbitListenerContainerFactory(CachingConnectionFactory connectionFactory,
-				RabbitAdmin admin, Listeners listeners) {
+				RabbitAdmin admin, ListenerRuns listeners) {
 			SimpleRabbitListenerContainerFactory factory = new SimpleRabbitListenerContainerFactory();
 			factory.setConnectionFactory(connectionFactory);
 			factory.setPrefetchCount(1);
 			// The application's own post-processor, which keeps running beside the idempotency one.
 			factory.setAfterReceivePostProcessors((message) -> {
-				listeners.attempted(message.getMessageProperties().getConsumerQueue(),
+				listeners.attempted(message.getMessageProperties().getConsumerQueue().substring(PREFIX.length()),
 						message.getMessageProperties().getHeader("Idempotency-Key"));
 				return message;
 			});
@@ -256,87 +252,51 @@ class IdempotentRabbitListenerTests {
 	/** The listeners; the tests read them through methods, since the bean is a proxy. */
 	static class Listeners {
 
-		private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+		private final ListenerRuns runs;
 
-		private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
-
-		private final Map<String, CountDownLatch> seen = new ConcurrentHashMap<>();
-
-		private final CountDownLatch sharedStarted = new CountDownLatch(1);
-
-		private final CountDownLatch sharedRelease = new CountDownLatch(1);
+		Listeners(ListenerRuns runs) {
+			this.runs = runs;
+		}
 
 		@RabbitListener(queues = "#{@queues.name('orders')}")
 		@IdempotentListener
 		public void order(String order, @Header("Idempotency-Key") String key) {
-			ran("orders", key);
+			this.runs.ran("orders", key, order);
 		}
 
 		@RabbitListener(queues = "#{@queues.name('by-id')}")
 		@IdempotentListener(messageId = true)
 		public void ticket(String ticket, @Header("amqp_messageId") String id) {
-			ran("by-id", id);
+			this.runs.ran("by-id", id, ticket);
 		}
 
 		@RabbitListener(queues = "#{@queues.name('quotes')}")
 		@SendTo("#{@queues.name('replies')}")
 		@IdempotentListener
 		public String quote(String quote, @Header("Idempotency-Key") String key) {
-			return "quoted " + quote + ", run " + ran("quotes", key);
+			return "quoted " + quote + ", run " + this.runs.ran("quotes", key, quote);
 		}
 
 		@RabbitListener(queues = "#{@queues.name('shared')}", concurrency = "2")
 		@IdempotentListener
 		public void shared(String share, @Header("Idempotency-Key") String key) throws InterruptedException {
-			ran("shared", key);
-			this.sharedStarted.countDown();
-			this.sharedRelease.await(60, TimeUnit.SECONDS);
+			this.runs.ran("shared", key, share);
+			this.runs.started().countDown();
+			this.runs.release().await(60, TimeUnit.SECONDS);
 		}
 
 		@RabbitListener(queues = "#{@queues.name('payments')}")
 		@IdempotentListener
 		public void pay(String payment, @Header(name = "Idempotency-Key", required = false) String key) {
-			ran("payments", key);
+			this.runs.ran("payments", key, payment);
 		}
 
 		@RabbitListener(queues = "#{@queues.name('flaky')}")
 		@IdempotentListener
 		public void flaky(String payload, @Header("Idempotency-Key") String key) {
-			if (ran("flaky", key) == 1) {
+			if (this.runs.ran("flaky", key, payload) == 1) {
 				throw new IllegalStateException("downstream unavailable");
 			}
-		}
-
-		int ran(String listener, String key) {
-			this.seen.computeIfAbsent(listener + key, (k) -> new CountDownLatch(1)).countDown();
-			return this.runs.computeIfAbsent(listener + key, (k) -> new AtomicInteger()).incrementAndGet();
-		}
-
-		void attempted(String queue, Object key) {
-			this.attempts.computeIfAbsent(queue.substring(PREFIX.length()) + key, (k) -> new AtomicInteger())
-				.incrementAndGet();
-		}
-
-		int runs(String listener, String key) {
-			AtomicInteger runs = this.runs.get(listener + key);
-			return (runs != null) ? runs.get() : 0;
-		}
-
-		int attempts(String listener, String key) {
-			AtomicInteger attempts = this.attempts.get(listener + key);
-			return (attempts != null) ? attempts.get() : 0;
-		}
-
-		CountDownLatch seen(String listener, String key) {
-			return this.seen.computeIfAbsent(listener + key, (k) -> new CountDownLatch(1));
-		}
-
-		CountDownLatch sharedStarted() {
-			return this.sharedStarted;
-		}
-
-		CountDownLatch sharedRelease() {
-			return this.sharedRelease;
 		}
 
 	}

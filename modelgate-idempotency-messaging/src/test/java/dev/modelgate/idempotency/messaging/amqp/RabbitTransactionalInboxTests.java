@@ -186,12 +186,7 @@ class RabbitTransactionalInboxTests {
 
 		@Bean
 		CachingConnectionFactory connectionFactory() {
-			CachingConnectionFactory factory = new CachingConnectionFactory(
-					System.getenv().getOrDefault("RABBITMQ_HOST", "127.0.0.1"),
-					Integer.parseInt(System.getenv().getOrDefault("RABBITMQ_PORT", "5672")));
-			factory.setUsername("guest");
-			factory.setPassword("guest");
-			return factory;
+			return RabbitTestServer.connectionFactory();
 		}
 
 		@Bean

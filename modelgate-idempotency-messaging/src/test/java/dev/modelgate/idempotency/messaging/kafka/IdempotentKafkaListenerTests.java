@@ -43,6 +43,7 @@ import org.springframework.messaging.handler.annotation.SendTo;
 import org.springframework.util.backoff.FixedBackOff;
 
 import dev.modelgate.idempotency.IdempotentListener;
+import dev.modelgate.idempotency.messaging.ListenerRuns;
 import dev.modelgate.idempotency.messaging.ListenerTestSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,7 +61,7 @@ class IdempotentKafkaListenerTests {
 
 	private static KafkaTemplate<String, String> kafka;
 
-	private static Listeners listeners;
+	private static ListenerRuns listeners;
 
 	@BeforeAll
 	static void start() {
@@ -74,7 +75,7 @@ class IdempotentKafkaListenerTests {
 		System.setProperty("test.kafka.brokers", broker.getBrokersAsString());
 		context = new AnnotationConfigApplicationContext(KafkaListenerApplication.class);
 		kafka = context.getBean(KafkaTemplate.class);
-		listeners = context.getBean(Listeners.class);
+		listeners = context.getBean(ListenerRuns.class);
 	}
 
 	@AfterAll
@@ -121,11 +122,11 @@ class IdempotentKafkaListenerTests {
 	void duplicatesOnTwoPartitionsRunListenerOnceWhileTheFirstStillRuns() throws Exception {
 		String key = UUID.randomUUID().toString();
 		kafka.send(record("shared", 0, key, "share-1")).get();
-		assertThat(listeners.sharedStarted().await(30, TimeUnit.SECONDS)).isTrue();
+		assertThat(listeners.started().await(30, TimeUnit.SECONDS)).isTrue();
 		kafka.send(record("shared", 1, key, "share-1")).get();
 		// The second consumer finds the key in progress: its error handler retries it with its back-off.
 		await().atMost(Duration.ofSeconds(30)).until(() -> listeners.attempts("shared", key) >= 2);
-		listeners.sharedRelease().countDown();
+		listeners.release().countDown();
 
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> committedOffset("shared-group", "shared", 0) == 1
@@ -217,7 +218,7 @@ class IdempotentKafkaListenerTests {
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableKafka
-	@Import({ ListenerTestSupport.class, Listeners.class })
+	@Import({ ListenerTestSupport.class, ListenerRuns.class, Listeners.class })
 	static class KafkaListenerApplication {
 
 		private static Map<String, Object> consumerProps() {
@@ -244,7 +245,7 @@ class IdempotentKafkaListenerTests {
 
 		@Bean
 		ConcurrentKafkaListenerContainerFactory<String, String> kafkaListenerContainerFactory(
-				DefaultErrorHandler errorHandler, KafkaTemplate<String, String> kafkaTemplate, Listeners listeners) {
+				DefaultErrorHandler errorHandler, KafkaTemplate<String, String> kafkaTemplate, ListenerRuns listeners) {
 			ConcurrentKafkaListenerContainerFactory<String, String> factory = new ConcurrentKafkaListenerContainerFactory<>();
 			factory.setConsumerFactory(new DefaultKafkaConsumerFactory<>(consumerProps(), new StringDeserializer(),
 					new StringDeserializer()));
@@ -268,29 +269,23 @@ class IdempotentKafkaListenerTests {
 	/** The listeners; the tests read them through methods, since the bean is a proxy. */
 	static class Listeners {
 
-		final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+		private final ListenerRuns runs;
 
-		final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
-
-		final Map<String, CountDownLatch> seen = new ConcurrentHashMap<>();
-
-		final List<String> payloads = new CopyOnWriteArrayList<>();
-
-		final CountDownLatch sharedStarted = new CountDownLatch(1);
-
-		final CountDownLatch sharedRelease = new CountDownLatch(1);
+		Listeners(ListenerRuns runs) {
+			this.runs = runs;
+		}
 
 		@KafkaListener(topics = "orders", groupId = "orders-group")
 		@IdempotentListener
 		public void order(String order, @Header("Idempotency-Key") String key) {
-			ran("orders", key, order);
+			this.runs.ran("orders", key, order);
 		}
 
 		@KafkaListener(topics = "quotes", groupId = "quotes-group")
 		@SendTo("quotes.replies")
 		@IdempotentListener
 		public String quote(String quote, @Header("Idempotency-Key") String key) {
-			return "quoted " + quote + ", run " + ran("quotes", key, quote);
+			return "quoted " + quote + ", run " + this.runs.ran("quotes", key, quote);
 		}
 
 		/** Two containers, one per partition, in one group: two consumers on two threads. */
@@ -300,21 +295,21 @@ class IdempotentKafkaListenerTests {
 				topicPartitions = @TopicPartition(topic = "shared", partitions = "1"))
 		@IdempotentListener
 		public void shared(String share, @Header("Idempotency-Key") String key) throws InterruptedException {
-			ran("shared", key, share);
-			this.sharedStarted.countDown();
-			this.sharedRelease.await(60, TimeUnit.SECONDS);
+			this.runs.ran("shared", key, share);
+			this.runs.started().countDown();
+			this.runs.release().await(60, TimeUnit.SECONDS);
 		}
 
 		@KafkaListener(topics = "payments", groupId = "payments-group")
 		@IdempotentListener
 		public void pay(String payment, @Header("Idempotency-Key") String key) {
-			ran("payments", key, payment);
+			this.runs.ran("payments", key, payment);
 		}
 
 		@KafkaListener(topics = "flaky", groupId = "flaky-group")
 		@IdempotentListener
 		public void flaky(String payload, @Header("Idempotency-Key") String key) {
-			if (ran("flaky", key, payload) == 1) {
+			if (this.runs.ran("flaky", key, payload) == 1) {
 				throw new IllegalStateException("downstream unavailable");
 			}
 		}
@@ -322,44 +317,8 @@ class IdempotentKafkaListenerTests {
 		@KafkaListener(topics = "final", groupId = "final-group")
 		@IdempotentListener(recordOn = IllegalArgumentException.class)
 		public void card(String payload, @Header("Idempotency-Key") String key) {
-			ran("final", key, payload);
+			this.runs.ran("final", key, payload);
 			throw new IllegalArgumentException("card declined");
-		}
-
-		int ran(String listener, String key, String payload) {
-			this.payloads.add(payload);
-			this.seen.computeIfAbsent(listener + key, (k) -> new CountDownLatch(1)).countDown();
-			return this.runs.computeIfAbsent(listener + key, (k) -> new AtomicInteger()).incrementAndGet();
-		}
-
-		List<String> payloads() {
-			return this.payloads;
-		}
-
-		CountDownLatch sharedStarted() {
-			return this.sharedStarted;
-		}
-
-		CountDownLatch sharedRelease() {
-			return this.sharedRelease;
-		}
-
-		void attempted(String listener, String key) {
-			this.attempts.computeIfAbsent(listener + key, (k) -> new AtomicInteger()).incrementAndGet();
-		}
-
-		int runs(String listener, String key) {
-			AtomicInteger runs = this.runs.get(listener + key);
-			return (runs != null) ? runs.get() : 0;
-		}
-
-		int attempts(String listener, String key) {
-			AtomicInteger attempts = this.attempts.get(listener + key);
-			return (attempts != null) ? attempts.get() : 0;
-		}
-
-		CountDownLatch seen(String listener, String key) {
-			return this.seen.computeIfAbsent(listener + key, (k) -> new CountDownLatch(1));
 		}
 
 	}
