@@ -15,8 +15,6 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
-import org.springframework.amqp.core.Queue;
-import org.springframework.amqp.core.QueueBuilder;
 import org.springframework.amqp.rabbit.annotation.EnableRabbit;
 import org.springframework.amqp.rabbit.annotation.RabbitListener;
 import org.springframework.amqp.rabbit.config.RabbitListenerConfigUtils;
@@ -68,9 +66,7 @@ class IdempotentRabbitListenerTests {
 	@AfterAll
 	static void stop() {
 		context.getBean(RabbitListenerEndpointRegistry.class).stop();
-		for (String queue : Queues.ALL) {
-			admin.deleteQueue(PREFIX + queue);
-		}
+		context.getBean(RabbitTestConfiguration.TestQueues.class).delete(admin);
 		context.close();
 	}
 
@@ -197,32 +193,17 @@ class IdempotentRabbitListenerTests {
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableRabbit
-	@Import({ ListenerTestSupport.class, ListenerRuns.class, Listeners.class })
+	@Import({ ListenerTestSupport.class, RabbitTestConfiguration.class, ListenerRuns.class, Listeners.class })
 	static class RabbitListenerApplication {
 
 		@Bean
-		CachingConnectionFactory connectionFactory() {
-			return RabbitTestServer.connectionFactory();
-		}
-
-		@Bean
-		RabbitAdmin rabbitAdmin(CachingConnectionFactory connectionFactory) {
-			RabbitAdmin admin = new RabbitAdmin(connectionFactory);
-			for (String name : Queues.ALL) {
-				Queue queue = QueueBuilder.nonDurable(PREFIX + name).build();
-				admin.declareQueue(queue);
-			}
-			return admin;
+		RabbitTestConfiguration.TestQueues testQueues() {
+			return new RabbitTestConfiguration.TestQueues(Queues.ALL.stream().map((name) -> PREFIX + name).toList());
 		}
 
 		@Bean
 		Queues queues() {
 			return new Queues();
-		}
-
-		@Bean
-		RabbitTemplate rabbitTemplate(CachingConnectionFactory connectionFactory) {
-			return new RabbitTemplate(connectionFactory);
 		}
 
 		@Bean

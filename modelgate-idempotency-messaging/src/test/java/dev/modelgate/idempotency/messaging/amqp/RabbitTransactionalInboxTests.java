@@ -1,6 +1,7 @@
 package dev.modelgate.idempotency.messaging.amqp;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,7 +14,6 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
-import org.springframework.amqp.core.QueueBuilder;
 import org.springframework.amqp.rabbit.annotation.EnableRabbit;
 import org.springframework.amqp.rabbit.annotation.RabbitListener;
 import org.springframework.amqp.rabbit.config.RabbitListenerConfigUtils;
@@ -85,8 +85,7 @@ class RabbitTransactionalInboxTests {
 	static void stop() {
 		context.getBean(RabbitListenerEndpointRegistry.class).stop();
 		RabbitAdmin admin = context.getBean(RabbitAdmin.class);
-		admin.deleteQueue(QUEUE);
-		admin.deleteQueue(DEAD);
+		context.getBean(RabbitTestConfiguration.TestQueues.class).delete(admin);
 		context.close();
 	}
 
@@ -145,7 +144,7 @@ class RabbitTransactionalInboxTests {
 	@Configuration(proxyBeanMethods = false)
 	@EnableRabbit
 	@EnableTransactionManagement
-	@Import(ListenerTestSupport.class)
+	@Import({ ListenerTestSupport.class, RabbitTestConfiguration.class })
 	static class InboxApplication {
 
 		@Bean
@@ -185,21 +184,8 @@ class RabbitTransactionalInboxTests {
 		}
 
 		@Bean
-		CachingConnectionFactory connectionFactory() {
-			return RabbitTestServer.connectionFactory();
-		}
-
-		@Bean
-		RabbitAdmin rabbitAdmin(CachingConnectionFactory connectionFactory) {
-			RabbitAdmin admin = new RabbitAdmin(connectionFactory);
-			admin.declareQueue(QueueBuilder.nonDurable(QUEUE).build());
-			admin.declareQueue(QueueBuilder.nonDurable(DEAD).build());
-			return admin;
-		}
-
-		@Bean
-		RabbitTemplate rabbitTemplate(CachingConnectionFactory connectionFactory) {
-			return new RabbitTemplate(connectionFactory);
+		RabbitTestConfiguration.TestQueues testQueues() {
+			return new RabbitTestConfiguration.TestQueues(List.of(QUEUE, DEAD));
 		}
 
 		@Bean
