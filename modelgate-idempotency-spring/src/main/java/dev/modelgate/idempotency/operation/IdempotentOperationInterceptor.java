@@ -23,7 +23,6 @@ import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.ResolvableType;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
@@ -109,9 +108,9 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 	private Operation operation(Method method, Class<?> targetClass) {
 		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
 		for (OperationSource source : this.sources) {
-			Annotation annotation = AnnotatedElementUtils.findMergedAnnotation(specific, source.annotationType());
+			Annotation annotation = source.find(specific);
 			if (annotation == null) {
-				annotation = AnnotatedElementUtils.findMergedAnnotation(method, source.annotationType());
+				annotation = source.find(method);
 			}
 			if (annotation == null) {
 				continue;

@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
 
+import org.springframework.aop.Pointcut;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
@@ -37,9 +38,17 @@ public class IdempotentOperationPostProcessor extends AbstractBeanFactoryAwareAd
 	 */
 	public IdempotentOperationPostProcessor(Supplier<? extends MethodInterceptor> interceptor,
 			Class<? extends Annotation> annotation) {
+		this(interceptor, new AnnotationMatchingPointcut(null, annotation, true));
+	}
+
+	/**
+	 * @param interceptor supplies the advice on the first call
+	 * @param pointcut the methods advised (those an {@link OperationSource} of the interceptor finds)
+	 */
+	public IdempotentOperationPostProcessor(Supplier<? extends MethodInterceptor> interceptor, Pointcut pointcut) {
 		Supplier<MethodInterceptor> resolved = SingletonSupplier.of(interceptor::get);
 		MethodInterceptor lazy = (invocation) -> resolved.get().invoke(invocation);
-		this.advisor = new DefaultPointcutAdvisor(new AnnotationMatchingPointcut(null, annotation, true), lazy);
+		this.advisor = new DefaultPointcutAdvisor(pointcut, lazy);
 		setBeforeExistingAdvisors(true);
 	}
 

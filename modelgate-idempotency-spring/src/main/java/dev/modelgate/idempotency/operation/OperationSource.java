@@ -5,6 +5,8 @@ import java.lang.reflect.Method;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.annotation.AnnotatedElementUtils;
+
 /**
  * Reads one annotation into the {@link OperationDefinition} of the methods that carry it, for
  * {@link IdempotentOperationInterceptor}.
@@ -15,9 +17,18 @@ public interface OperationSource {
 	Class<? extends Annotation> annotationType();
 
 	/**
+	 * @param method a method of a bean
+	 * @return what makes it an operation, usually its annotation of {@link #annotationType()}, or
+	 * {@code null} when it is not one
+	 */
+	default @Nullable Annotation find(Method method) {
+		return AnnotatedElementUtils.findMergedAnnotation(method, annotationType());
+	}
+
+	/**
 	 * @param method the most specific method of the bean's class
 	 * @param targetClass the bean's class
-	 * @param annotation the method's annotation of {@link #annotationType()}
+	 * @param annotation what {@link #find(Method)} found
 	 * @return what a call of the method needs
 	 * @throws IllegalArgumentException when the annotation cannot work, with a message that says why
 	 */

@@ -59,7 +59,7 @@ class ModelgateIdempotencyListenersAutoConfigurationTests {
 
 	@BeforeAll
 	static void startKafka() {
-		broker = new EmbeddedKafkaKraftBroker(1, 1, "boot-orders");
+		broker = new EmbeddedKafkaKraftBroker(1, 1, "boot-orders", "boot-plain-orders");
 		broker.afterPropertiesSet();
 	}
 
@@ -70,7 +70,7 @@ class ModelgateIdempotencyListenersAutoConfigurationTests {
 
 	@Test
 	void kafkaListenerRunsOnceThroughSpringBootsKafkaConfiguration() {
-		this.contextRunner.withBean(Orders.class)
+		this.contextRunner.withBean(Runs.class).withBean(Orders.class)
 			.withBean(DefaultErrorHandler.class, () -> new DefaultErrorHandler(new FixedBackOff(100, 5)))
 			.withPropertyValues("spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
 					"spring.kafka.consumer.auto-offset-reset=earliest")
@@ -82,7 +82,7 @@ class ModelgateIdempotencyListenersAutoConfigurationTests {
 				assertThat(context.getBean(AbstractKafkaListenerContainerFactory.class).getRecordInterceptor())
 					.isInstanceOf(IdempotentRecordInterceptor.class);
 				KafkaTemplate<Object, Object> kafka = context.getBean(KafkaTemplate.class);
-				Orders orders = context.getBean(Orders.class);
+				Runs orders = context.getBean(Runs.class);
 				String key = UUID.randomUUID().toString();
 				String marker = UUID.randomUUID().toString();
 				for (String sent : new String[] { key, key, marker }) {
@@ -96,10 +96,31 @@ class ModelgateIdempotencyListenersAutoConfigurationTests {
 	}
 
 	@Test
+	void listenerThatCannotBeAnnotatedIsConfiguredByItsId() {
+		this.contextRunner.withBean(Runs.class).withBean(PlainOrders.class)
+			.withPropertyValues("spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
+					"spring.kafka.consumer.auto-offset-reset=earliest",
+					"modelgate.idempotency.listeners.plain-orders.key-header=Order-Id")
+			.run((context) -> {
+				KafkaTemplate<Object, Object> kafka = context.getBean(KafkaTemplate.class);
+				Runs orders = context.getBean(Runs.class);
+				String key = UUID.randomUUID().toString();
+				String marker = UUID.randomUUID().toString();
+				for (String sent : new String[] { key, key, marker }) {
+					ProducerRecord<Object, Object> record = new ProducerRecord<>("boot-plain-orders", "order " + sent);
+					record.headers().add("Order-Id", sent.getBytes(StandardCharsets.UTF_8));
+					kafka.send(record).get(30, TimeUnit.SECONDS);
+				}
+				assertThat(orders.seen(marker).await(30, TimeUnit.SECONDS)).isTrue();
+				assertThat(orders.runs(key)).isEqualTo(1);
+			});
+	}
+
+	@Test
 	void rabbitListenersGetTheHookWhenSpringBootConfiguresRabbit() {
 		this.contextRunner.withConfiguration(AutoConfigurations.of(RabbitAutoConfiguration.class))
 			.withPropertyValues("spring.rabbitmq.listener.simple.auto-startup=false",
-					"modelgate.idempotency.listeners.in-progress-requeue-delay=250ms")
+					"modelgate.idempotency.listener-requeue-delay=250ms")
 			.run((context) -> assertThat(context).hasSingleBean(RabbitListenerIdempotency.class)
 				.hasSingleBean(RabbitListenerEndpointRegistry.class));
 	}
@@ -122,15 +143,14 @@ class ModelgateIdempotencyListenersAutoConfigurationTests {
 				.doesNotHaveBean(KafkaListenerIdempotency.class));
 	}
 
-	static class Orders {
+	/** How often the listeners ran, per key; a bean of its own, since the listeners are proxies. */
+	static class Runs {
 
 		private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
 
 		private final Map<String, CountDownLatch> seen = new ConcurrentHashMap<>();
 
-		@KafkaListener(topics = "boot-orders", groupId = "boot-orders")
-		@IdempotentListener
-		public void order(String order, @Header("Idempotency-Key") String key) {
+		void ran(String key) {
 			this.runs.computeIfAbsent(key, (k) -> new AtomicInteger()).incrementAndGet();
 			seen(key).countDown();
 		}
@@ -142,6 +162,38 @@ class ModelgateIdempotencyListenersAutoConfigurationTests {
 
 		CountDownLatch seen(String key) {
 			return this.seen.computeIfAbsent(key, (k) -> new CountDownLatch(1));
+		}
+
+	}
+
+	static class Orders {
+
+		private final Runs runs;
+
+		Orders(Runs runs) {
+			this.runs = runs;
+		}
+
+		@KafkaListener(topics = "boot-orders", groupId = "boot-orders")
+		@IdempotentListener
+		public void order(String order, @Header("Idempotency-Key") String key) {
+			this.runs.ran(key);
+		}
+
+	}
+
+	/** A listener of a library: no @IdempotentListener. */
+	static class PlainOrders {
+
+		private final Runs runs;
+
+		PlainOrders(Runs runs) {
+			this.runs = runs;
+		}
+
+		@KafkaListener(id = "plain-orders", topics = "boot-plain-orders", groupId = "boot-plain-orders")
+		public void order(String order, @Header("Order-Id") String key) {
+			this.runs.ran(key);
 		}
 
 	}
