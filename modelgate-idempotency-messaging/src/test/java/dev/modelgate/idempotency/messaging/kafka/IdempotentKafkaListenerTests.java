@@ -71,7 +71,7 @@ class IdempotentKafkaListenerTests {
 				new NewTopic("quotes.replies", 1, (short) 1), new NewTopic("shared", 2, (short) 1),
 				new NewTopic("payments", 1, (short) 1), new NewTopic("payments-dlt", 1, (short) 1),
 				new NewTopic("flaky", 1, (short) 1), new NewTopic("final", 1, (short) 1),
-				new NewTopic("final-dlt", 1, (short) 1));
+				new NewTopic("final-dlt", 1, (short) 1), new NewTopic("keyed", 1, (short) 1));
 		System.setProperty("test.kafka.brokers", broker.getBrokersAsString());
 		context = new AnnotationConfigApplicationContext(KafkaListenerApplication.class);
 		kafka = context.getBean(KafkaTemplate.class);
@@ -95,6 +95,18 @@ class IdempotentKafkaListenerTests {
 		assertThat(listeners.seen("orders", marker).await(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(listeners.runs("orders", key)).isEqualTo(1);
 		assertThat(committedOffset("orders-group", "orders", 0)).isEqualTo(3);
+	}
+
+	@Test
+	void keyExpressionReadsTheRecord() throws Exception {
+		String key = UUID.randomUUID().toString();
+		kafka.send("keyed", key, "event-1").get(30, TimeUnit.SECONDS);
+		kafka.send("keyed", key, "event-1").get(30, TimeUnit.SECONDS);
+		String marker = UUID.randomUUID().toString();
+		kafka.send("keyed", marker, "event-2").get(30, TimeUnit.SECONDS);
+
+		assertThat(listeners.seen("keyed", marker).await(30, TimeUnit.SECONDS)).isTrue();
+		assertThat(listeners.runs("keyed", key)).isEqualTo(1);
 	}
 
 	@Test
@@ -279,6 +291,12 @@ class IdempotentKafkaListenerTests {
 		@IdempotentListener
 		public void order(String order, @Header("Idempotency-Key") String key) {
 			this.runs.ran("orders", key, order);
+		}
+
+		@KafkaListener(topics = "keyed", groupId = "keyed-group")
+		@IdempotentListener(key = "#message.key()")
+		public void keyed(String event, @Header(KafkaHeaders.RECEIVED_KEY) String key) {
+			this.runs.ran("keyed", key, event);
 		}
 
 		@KafkaListener(topics = "quotes", groupId = "quotes-group")
