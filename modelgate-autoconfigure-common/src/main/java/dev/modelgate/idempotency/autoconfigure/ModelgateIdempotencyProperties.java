@@ -165,9 +165,9 @@ public class ModelgateIdempotencyProperties implements Validator {
 	private Duration listenerRequeueDelay = Duration.ofSeconds(1);
 
 	/**
-	 * Message listeners that cannot carry @IdempotentListener, by the id of their @KafkaListener or
-	 * @RabbitListener annotation (as written there): each runs as if it had @IdempotentListener with
-	 * these settings.
+	 * Message listeners that cannot carry @IdempotentListener, by the id of their Kafka or RabbitMQ
+	 * listener annotation (as written there): each runs as if it had @IdempotentListener with these
+	 * settings.
 	 */
 	private Map<String, Listener> listeners = new LinkedHashMap<>();
 

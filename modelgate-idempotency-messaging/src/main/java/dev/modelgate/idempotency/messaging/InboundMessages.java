@@ -25,7 +25,7 @@ public final class InboundMessages {
 	}
 
 	/** {@return this thread's message, or {@code null}} */
-	public static @Nullable InboundMessage find() {
+	static @Nullable InboundMessage find() {
 		return CURRENT.get();
 	}
 

@@ -37,11 +37,11 @@ import dev.modelgate.idempotency.core.Reconciler;
 import dev.modelgate.idempotency.core.ResultCodec;
 
 /**
- * Runs annotated methods through an {@link IdempotencyTemplate}: {@link IdempotentOperation
- * @IdempotentOperation} methods, and those of any other annotation an {@link OperationSource} reads
- * (message listeners). Evaluates the key, scope, fingerprint and reconciliation of each call, and keeps
- * the result as JSON of the method's return type. What each annotated method needs is worked out on
- * its first call and kept.
+ * Runs annotated methods through an {@link IdempotencyTemplate}: methods with
+ * {@link IdempotentOperation @IdempotentOperation}, and those of any other annotation an
+ * {@link OperationSource} reads (message listeners). Evaluates the key, scope, fingerprint and
+ * reconciliation of each call, and keeps the result as JSON of the method's return type. What each
+ * annotated method needs is worked out on its first call and kept.
  */
 public class IdempotentOperationInterceptor implements MethodInterceptor {
 

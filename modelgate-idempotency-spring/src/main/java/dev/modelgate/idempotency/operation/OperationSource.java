@@ -6,6 +6,7 @@ import java.lang.reflect.Method;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
 
 /**
  * Reads one annotation into the {@link OperationDefinition} of the methods that carry it, for
@@ -40,7 +41,7 @@ public interface OperationSource {
 	 * @return the class and method name, the default scope of a method
 	 */
 	static String methodName(Method method, Class<?> targetClass) {
-		return org.springframework.util.ClassUtils.getUserClass(targetClass).getName() + "." + method.getName();
+		return ClassUtils.getUserClass(targetClass).getName() + "." + method.getName();
 	}
 
 }
