@@ -21,6 +21,7 @@ import dev.modelgate.idempotency.core.IdempotencyTemplate;
 import dev.modelgate.idempotency.operation.IdempotentOperationInterceptor;
 import dev.modelgate.idempotency.operation.IdempotentOperationPostProcessor;
 import dev.modelgate.idempotency.operation.OperationJson;
+import dev.modelgate.idempotency.operation.OperationSource;
 
 /**
  * Idempotency beyond HTTP: an {@link IdempotencyTemplate} on the auto-configured coordinator, and
@@ -50,8 +51,10 @@ public class ModelgateIdempotencyOperationsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	IdempotentOperationInterceptor idempotentOperationInterceptor(IdempotencyTemplate template, OperationJson json,
-			ModelgateIdempotencyProperties properties, BeanFactory beanFactory) {
-		return new IdempotentOperationInterceptor(template, json, properties.getWaitTimeout(), beanFactory);
+			ModelgateIdempotencyProperties properties, BeanFactory beanFactory,
+			ObjectProvider<OperationSource> sources) {
+		return new IdempotentOperationInterceptor(template, json, properties.getWaitTimeout(), beanFactory,
+				sources.orderedStream().toList());
 	}
 
 	/**

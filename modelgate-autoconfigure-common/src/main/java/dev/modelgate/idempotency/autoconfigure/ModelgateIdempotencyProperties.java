@@ -2,7 +2,11 @@ package dev.modelgate.idempotency.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
@@ -153,6 +157,19 @@ public class ModelgateIdempotencyProperties implements Validator {
 	private final Stream stream = new Stream();
 
 	private final Reactive reactive = new Reactive();
+
+	/**
+	 * How long a RabbitMQ consumer waits before it requeues a message whose key another consumer is
+	 * still handling (Kafka's error handler back-off decides this there).
+	 */
+	private Duration listenerRequeueDelay = Duration.ofSeconds(1);
+
+	/**
+	 * Message listeners that cannot carry @IdempotentListener, by the id of their Kafka or RabbitMQ
+	 * listener annotation (as written there): each runs as if it had @IdempotentListener with these
+	 * settings.
+	 */
+	private Map<String, Listener> listeners = new LinkedHashMap<>();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -328,6 +345,22 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	public Stream getStream() {
 		return this.stream;
+	}
+
+	public Duration getListenerRequeueDelay() {
+		return this.listenerRequeueDelay;
+	}
+
+	public void setListenerRequeueDelay(Duration listenerRequeueDelay) {
+		this.listenerRequeueDelay = listenerRequeueDelay;
+	}
+
+	public Map<String, Listener> getListeners() {
+		return this.listeners;
+	}
+
+	public void setListeners(Map<String, Listener> listeners) {
+		this.listeners = listeners;
 	}
 
 	public Reactive getReactive() {
@@ -683,6 +716,77 @@ public class ModelgateIdempotencyProperties implements Validator {
 	}
 
 	/** In-memory store settings. */
+	/** The @IdempotentListener settings of one listener that cannot be annotated. */
+	public static class Listener {
+
+		/** The header whose value is the key; ignored when key or message-id is set. */
+		private String keyHeader = "Idempotency-Key";
+
+		/** SpEL for the key, on the listener's arguments and #message (the message as received). */
+		private String key = "";
+
+		/** Whether the key is the broker's message id (the AMQP message_id property). */
+		private boolean messageId = false;
+
+		/** Name of the key space; empty means the listener method and its consumer group or queue. */
+		private String scope = "";
+
+		/** How long the outcome is kept; unset means the global ttl. */
+		private @Nullable Duration ttl;
+
+		/** How long a run holds its key without a heartbeat; unset means the global lease-ttl. */
+		private @Nullable Duration leaseTtl;
+
+		public String getKeyHeader() {
+			return this.keyHeader;
+		}
+
+		public void setKeyHeader(String keyHeader) {
+			this.keyHeader = keyHeader;
+		}
+
+		public String getKey() {
+			return this.key;
+		}
+
+		public void setKey(String key) {
+			this.key = key;
+		}
+
+		public boolean isMessageId() {
+			return this.messageId;
+		}
+
+		public void setMessageId(boolean messageId) {
+			this.messageId = messageId;
+		}
+
+		public String getScope() {
+			return this.scope;
+		}
+
+		public void setScope(String scope) {
+			this.scope = scope;
+		}
+
+		public @Nullable Duration getTtl() {
+			return this.ttl;
+		}
+
+		public void setTtl(@Nullable Duration ttl) {
+			this.ttl = ttl;
+		}
+
+		public @Nullable Duration getLeaseTtl() {
+			return this.leaseTtl;
+		}
+
+		public void setLeaseTtl(@Nullable Duration leaseTtl) {
+			this.leaseTtl = leaseTtl;
+		}
+
+	}
+
 	public static class Memory {
 
 		/**

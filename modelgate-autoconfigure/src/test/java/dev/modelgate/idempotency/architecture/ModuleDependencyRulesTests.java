@@ -152,6 +152,41 @@ class ModuleDependencyRulesTests {
 			.check(spring);
 	}
 
+	/**
+	 * Listener support knows neither Spring Boot, a store nor the web layer; each broker's package knows
+	 * only its broker, and the shared package neither.
+	 */
+	@Test
+	void messagingKnowsNoStoreNoWebLayerAndEachBrokerOnlyItsOwn() {
+		assertThat(classes.containPackage("dev.modelgate.idempotency.messaging")).isTrue();
+		noClasses().that()
+			.resideInAPackage("dev.modelgate.idempotency.messaging..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework.boot..", "dev.modelgate.idempotency.redis..",
+					"dev.modelgate.idempotency.jdbc..", "dev.modelgate.idempotency.web..")
+			.check(classes);
+		noClasses().that()
+			.resideInAPackage("dev.modelgate.idempotency.messaging")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework.kafka..", "org.apache.kafka..", "org.springframework.amqp..",
+					"com.rabbitmq..")
+			.check(classes);
+		noClasses().that()
+			.resideInAPackage("dev.modelgate.idempotency.messaging.kafka..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework.amqp..", "com.rabbitmq..")
+			.check(classes);
+		noClasses().that()
+			.resideInAPackage("dev.modelgate.idempotency.messaging.amqp..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework.kafka..", "org.apache.kafka..")
+			.check(classes);
+	}
+
 	/** A package split over two jars would make the jars unusable as modules, and the code hard to find. */
 	@Test
 	void everyPackageIsInOneJar() {

@@ -1,8 +1,11 @@
 package dev.modelgate.idempotency.operation;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,17 +23,11 @@ import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.ResolvableType;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.Expression;
-import org.springframework.expression.ExpressionParser;
 import org.springframework.expression.ParseException;
-import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.ClassUtils;
-import org.springframework.util.StringUtils;
 
-import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.core.AnnotationDurations;
 import dev.modelgate.idempotency.IdempotentOperation;
 import dev.modelgate.idempotency.core.FailurePolicy;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
@@ -40,15 +37,13 @@ import dev.modelgate.idempotency.core.Reconciler;
 import dev.modelgate.idempotency.core.ResultCodec;
 
 /**
- * Runs {@link IdempotentOperation @IdempotentOperation} methods through an
- * {@link IdempotencyTemplate}: evaluates the key, fingerprint and reconciliation expressions against
- * the call, and keeps the result as JSON of the method's return type. What each annotated method
- * needs (parsed expressions, codec, durations, failure policy) is worked out on its first call and
- * kept.
+ * Runs annotated methods through an {@link IdempotencyTemplate}: methods with
+ * {@link IdempotentOperation @IdempotentOperation}, and those of any other annotation an
+ * {@link OperationSource} reads (message listeners). Evaluates the key, scope, fingerprint and
+ * reconciliation of each call, and keeps the result as JSON of the method's return type. What each
+ * annotated method needs is worked out on its first call and kept.
  */
 public class IdempotentOperationInterceptor implements MethodInterceptor {
-
-	private static final ExpressionParser PARSER = new SpelExpressionParser();
 
 	private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
 
@@ -60,7 +55,9 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 
 	private final BeanFactory beanFactory;
 
-	private final Map<MethodClassKey, Operation> operations = new ConcurrentHashMap<>();
+	private final List<OperationSource> sources;
+
+	private final Map<MethodClassKey, Optional<Operation>> operations = new ConcurrentHashMap<>();
 
 	/**
 	 * @param template runs the calls
@@ -70,10 +67,26 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 	 */
 	public IdempotentOperationInterceptor(IdempotencyTemplate template, OperationJson json, Duration waitTimeout,
 			BeanFactory beanFactory) {
+		this(template, json, waitTimeout, beanFactory, List.of());
+	}
+
+	/**
+	 * @param template runs the calls
+	 * @param json keeps results and writes non-string fingerprints
+	 * @param waitTimeout how long {@code inProgress = WAIT} methods wait for a running duplicate
+	 * @param beanFactory resolves {@code @bean} references in expressions, or {@code null}
+	 * @param sources annotations read besides {@code @IdempotentOperation}
+	 */
+	public IdempotentOperationInterceptor(IdempotencyTemplate template, OperationJson json, Duration waitTimeout,
+			BeanFactory beanFactory, List<? extends OperationSource> sources) {
 		this.template = template;
 		this.json = json;
 		this.waitTimeout = waitTimeout;
 		this.beanFactory = beanFactory;
+		List<OperationSource> all = new ArrayList<>();
+		all.add(new IdempotentOperationSource());
+		all.addAll(sources);
+		this.sources = List.copyOf(all);
 	}
 
 	@Override
@@ -81,8 +94,10 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 		Object target = invocation.getThis();
 		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target)
 				: invocation.getMethod().getDeclaringClass();
-		Operation operation = this.operations.computeIfAbsent(new MethodClassKey(invocation.getMethod(), targetClass),
-				(key) -> operation(invocation.getMethod(), targetClass));
+		Operation operation = this.operations
+			.computeIfAbsent(new MethodClassKey(invocation.getMethod(), targetClass),
+					(key) -> Optional.ofNullable(operation(invocation.getMethod(), targetClass)))
+			.orElse(null);
 		if (operation == null) {
 			return invocation.proceed();
 		}
@@ -92,21 +107,24 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 
 	private Operation operation(Method method, Class<?> targetClass) {
 		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-		IdempotentOperation annotation = AnnotatedElementUtils.findMergedAnnotation(specific,
-				IdempotentOperation.class);
-		if (annotation == null) {
-			annotation = AnnotatedElementUtils.findMergedAnnotation(method, IdempotentOperation.class);
+		for (OperationSource source : this.sources) {
+			Annotation annotation = source.find(specific);
+			if (annotation == null) {
+				annotation = source.find(method);
+			}
+			if (annotation == null) {
+				continue;
+			}
+			String where = OperationSource.methodName(method, targetClass);
+			try {
+				return new Operation(specific, targetClass, source.definition(specific, targetClass, annotation), where);
+			}
+			catch (IllegalArgumentException | ParseException ex) {
+				throw new IllegalStateException(
+						"@" + source.annotationType().getSimpleName() + " on " + where + ": " + ex.getMessage(), ex);
+			}
 		}
-		if (annotation == null) {
-			return null;
-		}
-		String where = ClassUtils.getUserClass(targetClass).getName() + "." + method.getName();
-		try {
-			return new Operation(specific, targetClass, annotation, where);
-		}
-		catch (IllegalArgumentException | ParseException ex) {
-			throw new IllegalStateException("@IdempotentOperation on " + where + ": " + ex.getMessage(), ex);
-		}
+		return null;
 	}
 
 	/** One annotated method, ready to be called. */
@@ -116,49 +134,31 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 
 		private final Class<?> targetClass;
 
-		private final String scope;
+		private final String where;
 
-		private final Expression key;
-
-		private final Expression fingerprint;
-
-		private final Expression reconcile;
+		private final OperationDefinition definition;
 
 		private final Class<?> returnType;
 
 		private final ResultCodec<Object> codec;
 
-		private final Duration ttl;
-
-		private final Duration leaseTtl;
-
 		private final Duration waitTimeout;
 
 		private final FailurePolicy failurePolicy;
 
-		Operation(Method method, Class<?> targetClass, IdempotentOperation annotation, String where) {
+		Operation(Method method, Class<?> targetClass, OperationDefinition definition, String where) {
 			this.method = method;
 			this.targetClass = targetClass;
-			this.scope = StringUtils.hasText(annotation.scope()) ? annotation.scope() : where;
-			if (!StringUtils.hasText(annotation.key())) {
-				throw new IllegalArgumentException("key must be an expression, such as #orderId");
-			}
-			this.key = PARSER.parseExpression(annotation.key());
-			this.fingerprint = parseIfPresent(annotation.fingerprint());
-			this.reconcile = parseIfPresent(annotation.reconcile());
+			this.where = where;
+			this.definition = definition;
 			ResolvableType returnType = ResolvableType.forMethodReturnType(method, targetClass);
 			this.returnType = (method.getReturnType() == void.class) ? Void.class
 					: ClassUtils.resolvePrimitiveIfNecessary(method.getReturnType());
 			this.codec = codec(returnType.getType());
-			this.ttl = AnnotationDurations.parse(annotation.ttl(), "ttl");
-			this.leaseTtl = AnnotationDurations.parse(annotation.leaseTtl(), "leaseTtl");
-			this.waitTimeout = (annotation.inProgress() == Idempotent.InProgress.WAIT)
-					? IdempotentOperationInterceptor.this.waitTimeout : Duration.ZERO;
-			this.failurePolicy = IdempotentOperationInterceptor.this.template.getDefaults()
-				.failurePolicy()
-				.retryOn(annotation.retryOn())
-				.recordOn(annotation.recordOn())
-				.unknownOn(annotation.unknownOn());
+			this.waitTimeout = definition.waitForRunning() ? IdempotentOperationInterceptor.this.waitTimeout
+					: Duration.ZERO;
+			this.failurePolicy = definition.failurePolicy()
+				.apply(IdempotentOperationInterceptor.this.template.getDefaults().failurePolicy());
 		}
 
 		private ResultCodec<Object> codec(Type returnType) {
@@ -185,30 +185,36 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 		}
 
 		IdempotentCall<Object> call(EvaluationContext context) {
-			Object keyValue = this.key.getValue(context);
-			if (keyValue == null || keyValue.toString().isEmpty()) {
-				throw new IllegalArgumentException("The key expression '" + this.key.getExpressionString() + "' of "
-						+ this.scope + " evaluated to " + ((keyValue == null) ? "null" : "an empty string"));
-			}
-			IdempotentCall<Object> call = IdempotentCall.of(this.scope, keyValue.toString(), this.codec)
+			String scope = text(this.definition.scope(), context, "scope");
+			IdempotentCall<Object> call = IdempotentCall.of(scope, text(this.definition.key(), context, "key"), this.codec)
 				.withWaitTimeout(this.waitTimeout)
 				.withFailurePolicy(this.failurePolicy);
-			if (this.ttl != null) {
-				call = call.withTtl(this.ttl);
+			if (this.definition.ttl() != null) {
+				call = call.withTtl(this.definition.ttl());
 			}
-			if (this.leaseTtl != null) {
-				call = call.withLeaseTtl(this.leaseTtl);
+			if (this.definition.leaseTtl() != null) {
+				call = call.withLeaseTtl(this.definition.leaseTtl());
 			}
-			if (this.fingerprint != null) {
-				call = call.withFingerprint(fingerprint(this.fingerprint.getValue(context)));
+			if (this.definition.fingerprint() != null) {
+				call = call.withFingerprint(fingerprint(this.definition.fingerprint(), context));
 			}
-			if (this.reconcile != null) {
-				call = call.withReconciler(reconciler(context));
+			if (this.definition.reconcile() != null) {
+				call = call.withReconciler(reconciler(this.definition.reconcile(), context));
 			}
 			return call;
 		}
 
-		private String fingerprint(Object value) {
+		private String text(OperationDefinition.Value value, EvaluationContext context, String what) {
+			Object text = value.get(context);
+			if (text == null || text.toString().isEmpty()) {
+				throw new IllegalArgumentException("The " + what + " " + value + " of " + this.where + " evaluated to "
+						+ ((text == null) ? "null" : "an empty string"));
+			}
+			return text.toString();
+		}
+
+		private String fingerprint(OperationDefinition.Value fingerprint, EvaluationContext context) {
+			Object value = fingerprint.get(context);
 			if (value == null) {
 				return "";
 			}
@@ -219,15 +225,15 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 				return IdempotentOperationInterceptor.this.json.fingerprint(value);
 			}
 			catch (IllegalArgumentException ex) {
-				throw new IllegalArgumentException("The fingerprint expression '" + this.fingerprint.getExpressionString()
-						+ "' of " + this.scope + " gave a value that cannot be written as JSON: " + ex.getMessage(), ex);
+				throw new IllegalArgumentException("The fingerprint " + fingerprint + " of " + this.where
+						+ " gave a value that cannot be written as JSON: " + ex.getMessage(), ex);
 			}
 		}
 
 		/** Evaluated only when a retry finds an unknown outcome, so lookups cost nothing otherwise. */
-		private Reconciler<Object> reconciler(EvaluationContext context) {
+		private Reconciler<Object> reconciler(Expression reconcile, EvaluationContext context) {
 			return () -> {
-				Object found = this.reconcile.getValue(context);
+				Object found = reconcile.getValue(context);
 				if (found instanceof Optional<?> optional) {
 					found = optional.orElse(null);
 				}
@@ -238,19 +244,15 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 					if (found instanceof Boolean present) {
 						return present ? Reconciliation.found(null) : Reconciliation.notFound();
 					}
-					throw new IllegalStateException("The reconcile expression of void method " + this.scope
+					throw new IllegalStateException("The reconcile expression of void method " + this.where
 							+ " must answer true or false, not " + found.getClass().getName());
 				}
 				if (!this.returnType.isInstance(found)) {
-					throw new IllegalStateException("The reconcile expression of " + this.scope + " answered a "
+					throw new IllegalStateException("The reconcile expression of " + this.where + " answered a "
 							+ found.getClass().getName() + ", not a " + this.returnType.getName());
 				}
 				return Reconciliation.found(found);
 			};
-		}
-
-		private static Expression parseIfPresent(String expression) {
-			return StringUtils.hasText(expression) ? PARSER.parseExpression(expression) : null;
 		}
 
 	}

@@ -1,9 +1,11 @@
 package dev.modelgate.idempotency.operation;
 
+import java.lang.annotation.Annotation;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
 
+import org.springframework.aop.Pointcut;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
@@ -26,10 +28,27 @@ public class IdempotentOperationPostProcessor extends AbstractBeanFactoryAwareAd
 
 	/** @param interceptor supplies the advice on the first call */
 	public IdempotentOperationPostProcessor(Supplier<? extends MethodInterceptor> interceptor) {
+		this(interceptor, IdempotentOperation.class);
+	}
+
+	/**
+	 * @param interceptor supplies the advice on the first call
+	 * @param annotation the method annotation whose beans are advised (one an {@link OperationSource} of
+	 * the interceptor reads)
+	 */
+	public IdempotentOperationPostProcessor(Supplier<? extends MethodInterceptor> interceptor,
+			Class<? extends Annotation> annotation) {
+		this(interceptor, new AnnotationMatchingPointcut(null, annotation, true));
+	}
+
+	/**
+	 * @param interceptor supplies the advice on the first call
+	 * @param pointcut the methods advised (those an {@link OperationSource} of the interceptor finds)
+	 */
+	public IdempotentOperationPostProcessor(Supplier<? extends MethodInterceptor> interceptor, Pointcut pointcut) {
 		Supplier<MethodInterceptor> resolved = SingletonSupplier.of(interceptor::get);
 		MethodInterceptor lazy = (invocation) -> resolved.get().invoke(invocation);
-		this.advisor = new DefaultPointcutAdvisor(new AnnotationMatchingPointcut(null, IdempotentOperation.class, true),
-				lazy);
+		this.advisor = new DefaultPointcutAdvisor(pointcut, lazy);
 		setBeforeExistingAdvisors(true);
 	}
 

@@ -1,0 +1,42 @@
+package dev.modelgate.idempotency.messaging;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The message each listener thread is handling: set by the broker's hook before the listener runs
+ * (Kafka's {@code RecordInterceptor}, an AMQP after-receive post-processor), read by
+ * {@code @IdempotentListener} methods.
+ */
+public final class InboundMessages {
+
+	private static final ThreadLocal<InboundMessage> CURRENT = new ThreadLocal<>();
+
+	private InboundMessages() {
+	}
+
+	/** @param message the message this thread handles now */
+	public static void set(InboundMessage message) {
+		CURRENT.set(message);
+	}
+
+	/** Forgets this thread's message. */
+	public static void clear() {
+		CURRENT.remove();
+	}
+
+	/** {@return this thread's message, or {@code null}} */
+	static @Nullable InboundMessage find() {
+		return CURRENT.get();
+	}
+
+	static InboundMessage current() {
+		InboundMessage message = CURRENT.get();
+		if (message == null) {
+			throw new IllegalStateException("@IdempotentListener method called outside a listener container, or by "
+					+ "a container without the idempotency hook (containers of a factory created by the application "
+					+ "context get it; see docs/MESSAGING.md)");
+		}
+		return message;
+	}
+
+}
