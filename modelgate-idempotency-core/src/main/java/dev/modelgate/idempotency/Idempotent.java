@@ -7,9 +7,13 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks a Spring MVC handler method (or every handler method of a controller) as idempotent under
- * the {@code Idempotency-Key} request header: a retry carrying the same key and the same request gets
- * the first response again instead of running the handler a second time.
+ * Marks a handler method (or every handler method of a controller) as idempotent under the
+ * {@code Idempotency-Key} request header: a retry carrying the same key and the same request gets the
+ * first response again instead of running the handler a second time. Spring MVC (the servlet filter)
+ * and WebFlux (the web filter) read it alike; functional routes and Spring Cloud Gateway routes, which
+ * have no handler method to annotate, are declared by properties ({@code modelgate.idempotency.routes})
+ * or by the gateway's {@code Idempotency} filter. Methods that are not HTTP handlers (a message
+ * listener, a tool call) use {@link IdempotentOperation} or {@code @IdempotentListener}.
  *
  * <p>Every attribute overrides the matching {@code modelgate.idempotency.*} property for this
  * endpoint only. Durations are written as Spring Boot reads them ({@code 30s}, {@code 24h},
