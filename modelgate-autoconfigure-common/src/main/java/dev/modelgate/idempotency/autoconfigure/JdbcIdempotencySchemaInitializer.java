@@ -21,7 +21,7 @@ import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchema;
 public class JdbcIdempotencySchemaInitializer extends DataSourceScriptDatabaseInitializer {
 
 	/** The PostgreSQL DDL, also the source to copy into a Flyway or Liquibase migration. */
-	public static final String SCHEMA_LOCATION = "classpath:" + JdbcIdempotencySchema.LOCATION;
+	public static final String SCHEMA_LOCATION = "classpath:" + JdbcIdempotencySchema.POSTGRESQL;
 
 	private final String tableName;
 

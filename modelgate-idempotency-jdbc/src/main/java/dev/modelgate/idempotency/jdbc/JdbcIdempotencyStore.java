@@ -1,12 +1,10 @@
 package dev.modelgate.idempotency.jdbc;
 
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,6 +23,7 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.modelgate.idempotency.core.BeginResult;
@@ -37,12 +36,14 @@ import dev.modelgate.idempotency.core.StreamSlice;
 import dev.modelgate.idempotency.core.TimeBoundedIdempotencyStore;
 
 /**
- * An {@link IdempotencyStore} in a PostgreSQL table: one row per scope hash, which is the primary
- * key, so the database decides who runs an operation and keeps deciding after a crash. The table is
- * created from {@code META-INF/modelgate/schema/postgresql.sql} (see {@link JdbcIdempotencySchema}); every
- * statement is in {@link PostgresStatements}.
+ * An {@link IdempotencyStore} in a PostgreSQL, MariaDB or MySQL table (see {@link JdbcDatabase}): one
+ * row per scope hash, which is the primary key, so the database decides who runs an operation and
+ * keeps deciding after a crash. The table is created from the database's script (see
+ * {@link JdbcIdempotencySchema}); every statement is in the database's {@link JdbcStatements}
+ * ({@link PostgresStatements}, {@link MariaDbStatements}), this class only runs them.
  *
- * <p>Every deadline is computed and compared by the database ({@code statement_timestamp()}), never
+ * <p>Every deadline is computed and compared by the database ({@code statement_timestamp()} on
+ * PostgreSQL, {@code UTC_TIMESTAMP(6)} on MariaDB and MySQL: each the start of the statement), never
  * by the JVM, so instances whose clocks disagree still agree on who holds a lease. A record past its
  * expiry counts as absent at once; {@link #purgeExpired} deletes it later.
  *
@@ -65,7 +66,9 @@ import dev.modelgate.idempotency.core.TimeBoundedIdempotencyStore;
  *
  * <p>Each transition is one statement, one round trip and one connection checkout, run as its own
  * transaction (autocommit, no {@code BEGIN}/{@code COMMIT} around it): {@code begin} inserts, takes
- * over an expired record, or reads what the answer needs, all in one statement; {@code complete},
+ * over an expired record, or reads what the answer needs, all in one statement (on PostgreSQL; on
+ * MariaDB and MySQL an insert, and for a key that exists a read and, for an expired one, the
+ * conditional takeover, see {@link MariaDbStatements#begin}); {@code complete},
  * {@code renew} and {@code release} are one conditional write each (a release of an applied record
  * is two); {@link #markApplied} is one statement on the business transaction's own connection. By
  * default {@code begin} does not wait for PostgreSQL's WAL flush; the writes that settle a record
@@ -124,10 +127,10 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	private final long appliedRetentionMillis;
 
 	/** The statements for calls that run as their own transaction. */
-	private final PostgresStatements sql;
+	private final JdbcStatements sql;
 
 	/** The statements for calls that join a transaction bound to the calling thread: never relaxed. */
-	private final PostgresStatements joined;
+	private final JdbcStatements joined;
 
 	/**
 	 * Creates a store that keeps applied records for {@link #DEFAULT_APPLIED_RETENTION}.
@@ -189,14 +192,33 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 */
 	public JdbcIdempotencyStore(JdbcTemplate jdbcTemplate, String tableName, Duration appliedRetention,
 			boolean synchronousCommit, @Nullable CallLimit callLimit) {
+		this(JdbcDatabase.POSTGRESQL, jdbcTemplate, tableName, appliedRetention, synchronousCommit, callLimit);
+	}
+
+	/**
+	 * Creates a store on the given database, which, given a {@code callLimit}, bounds its own calls
+	 * (see the class description).
+	 * @param database the database the template's DataSource is on, whose statements the store runs
+	 * @param jdbcTemplate runs the statements
+	 * @param tableName the table, {@code name} or {@code schema.name}
+	 * @param appliedRetention as in {@link #JdbcIdempotencyStore(JdbcTemplate, String, Duration, boolean)}
+	 * @param synchronousCommit as in {@link #JdbcIdempotencyStore(JdbcTemplate, String, Duration, boolean)};
+	 * PostgreSQL only: MariaDB and MySQL commit every write as the server is configured
+	 * ({@code innodb_flush_log_at_trx_commit})
+	 * @param callLimit as in {@link #JdbcIdempotencyStore(JdbcTemplate, String, Duration, boolean, CallLimit)}
+	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
+	 */
+	public JdbcIdempotencyStore(JdbcDatabase database, JdbcTemplate jdbcTemplate, String tableName,
+			Duration appliedRetention, boolean synchronousCommit, @Nullable CallLimit callLimit) {
 		if (appliedRetention.isNegative() || appliedRetention.isZero()) {
 			throw new IllegalArgumentException("appliedRetention must be positive, was " + appliedRetention);
 		}
 		this.jdbcTemplate = jdbcTemplate;
 		this.table = TableName.of(tableName);
 		this.appliedRetentionMillis = appliedRetention.toMillis();
-		this.joined = new PostgresStatements(this.table.qualified(), false);
-		this.sql = synchronousCommit ? this.joined : new PostgresStatements(this.table.qualified(), true);
+		this.joined = database.statements(this.table.qualified(), false);
+		this.sql = (synchronousCommit || database != JdbcDatabase.POSTGRESQL) ? this.joined
+				: database.statements(this.table.qualified(), true);
 		this.callLimit = callLimit;
 		if (callLimit == null) {
 			this.own = jdbcTemplate;
@@ -252,10 +274,9 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
 		long lease = leaseTtl.toMillis();
 		return access("begin", () -> {
-			String begin = statements().begin;
+			JdbcStatements sql = statements();
 			for (int round = 0; round < MAX_BEGIN_ROUNDS; round++) {
-				BeginResult answer = this.own.query(begin, JdbcIdempotencyStore::beginAnswer, fingerprint,
-						scope, fingerprint, token, lease, lease, scope, scope, fingerprint, token, lease, lease);
+				BeginResult answer = sql.begin(this.own, scope, fingerprint, token, lease);
 				if (answer != null) {
 					return answer;
 				}
@@ -268,7 +289,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean renew(String scope, String token, Duration leaseTtl) {
 		long lease = leaseTtl.toMillis();
-		return access("renew", () -> this.own.update(statements().renew, lease, lease, lease, scope, token) == 1);
+		return access("renew", () -> this.own.update(statements().renew(), lease, lease, lease, scope, token) == 1);
 	}
 
 	@Override
@@ -279,7 +300,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		// Typed, so that a null (result not kept) needs no round trip to learn the column types.
 		SqlParameterValue kind = new SqlParameterValue(Types.VARCHAR, (outcome != null) ? outcome.kind().code() : null);
 		SqlParameterValue payload = new SqlParameterValue(Types.BINARY, (outcome != null) ? outcome.payload() : null);
-		return access("complete", () -> this.own.update(statements().complete, kind, payload, ttl.toMillis(),
+		return access("complete", () -> this.own.update(statements().complete(), kind, payload, ttl.toMillis(),
 				scope, token) == 1);
 	}
 
@@ -292,27 +313,27 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean release(String scope, String token) {
 		return access("release", () -> {
-			PostgresStatements sql = statements();
-			return this.own.queryForObject(sql.delete, Long.class, scope, token) == 1
-					|| this.own.update(sql.completeApplied, this.appliedRetentionMillis, scope, token) == 1;
+			JdbcStatements sql = statements();
+			return sql.deleteHeld(this.own, scope, token)
+					|| this.own.update(sql.completeApplied(), this.appliedRetentionMillis, scope, token) == 1;
 		});
 	}
 
 	@Override
 	public Optional<IdempotencyRecord> find(String scope) {
-		return access("find", () -> this.own.query(this.sql.inspect, (rs, rowNum) -> {
-			Instant now = instant(rs, "now");
+		return access("find", () -> this.own.query(this.sql.inspect(), (rs, rowNum) -> {
+			Instant now = this.sql.instant(rs, "db_now");
 			String kind = rs.getString("outcome_kind");
 			Long size = rs.getObject("outcome_size", Long.class);
-			return new IdempotencyRecord(scope, state(rs.getString("state")), instant(rs, "created_at"),
-					instant(rs, "expires_at"), now, (kind != null) ? StoredOutcome.Kind.ofCode(kind) : null,
+			return new IdempotencyRecord(scope, state(rs.getString("state")), this.sql.instant(rs, "created_at"),
+					this.sql.instant(rs, "expires_at"), now, (kind != null) ? StoredOutcome.Kind.ofCode(kind) : null,
 					(kind != null) ? size : null);
 		}, scope).stream().findFirst());
 	}
 
 	@Override
 	public boolean delete(String scope) {
-		return access("delete", () -> this.own.queryForObject(this.sql.deleteAny, Long.class, scope) > 0);
+		return access("delete", () -> this.sql.deleteAny(this.own, scope));
 	}
 
 	@Override
@@ -320,7 +341,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		if (this.largeWrites != null && head.length > DIRECT_WRITE_LIMIT) {
 			return this.largeWrites.openStream(scope, token, head);
 		}
-		return access("openStream", () -> this.own.update(statements().openStream, head, scope, token) == 1);
+		return access("openStream", () -> this.own.update(statements().openStream(), head, scope, token) == 1);
 	}
 
 	@Override
@@ -346,12 +367,12 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean completeStream(String scope, String token, Duration ttl) {
 		return access("completeStream",
-				() -> this.own.update(statements().completeStream, ttl.toMillis(), scope, token) == 1);
+				() -> this.own.update(statements().completeStream(), ttl.toMillis(), scope, token) == 1);
 	}
 
 	@Override
 	public Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
-		return access("readStream", () -> this.own.query(this.sql.readStream, (rs) -> {
+		return access("readStream", () -> this.own.query(this.sql.readStream(), (rs) -> {
 			if (!rs.next()) {
 				return Optional.<StreamSlice>empty();
 			}
@@ -378,9 +399,12 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 * @throws IdempotencyStoreException when the database cannot be asked
 	 */
 	public void markApplied(String scope, String token) {
-		int updated = access("markApplied",
-				() -> this.jdbcTemplate.update(this.joined.markApplied, this.appliedRetentionMillis, scope, token));
-		if (updated == 0) {
+		// A repeated mark can change nothing, and a MariaDB or MySQL driver set to count changed rows
+		// (useAffectedRows=true) then answers 0: whether the mark holds is read again, in the same transaction.
+		boolean marked = access("markApplied",
+				() -> this.jdbcTemplate.update(this.joined.markApplied(), this.appliedRetentionMillis, scope, token) == 1
+						|| this.jdbcTemplate.queryForObject(this.joined.appliedBy(), Long.class, scope, token) == 1);
+		if (!marked) {
 			throw new LeaseLostException(scope);
 		}
 	}
@@ -401,8 +425,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 			int deleted;
 			do {
 				// Never on a request thread, and a batch may take longer than a call's network timeout.
-				String purge = statementsOn(this.jdbcTemplate).purge;
-				deleted = this.jdbcTemplate.queryForObject(purge, Long.class, batchSize).intValue();
+				deleted = statementsOn(this.jdbcTemplate).purge(this.jdbcTemplate, batchSize);
 				total += deleted;
 			}
 			while (deleted == batchSize);
@@ -419,50 +442,13 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 * The statements a call runs: those that relax their commit only when the call is its own
 	 * transaction, never when it joins one bound to the calling thread (as JdbcTemplate would).
 	 */
-	private PostgresStatements statements() {
+	private JdbcStatements statements() {
 		return statementsOn(this.own);
 	}
 
-	private PostgresStatements statementsOn(JdbcTemplate template) {
+	private JdbcStatements statementsOn(JdbcTemplate template) {
 		return (this.sql == this.joined || TransactionSynchronizationManager.getResource(template.getDataSource()) != null)
 				? this.joined : this.sql;
-	}
-
-	/**
-	 * The answer of the begin statement's one row, or {@code null} when the row changed while the
-	 * statement ran and the caller has to ask again.
-	 */
-	private static @Nullable BeginResult beginAnswer(ResultSet rs) throws SQLException {
-		if (!rs.next()) {
-			throw new IdempotencyStoreException("begin answered no row");
-		}
-		if (rs.getBoolean("acquired")) {
-			return BeginResult.acquired();
-		}
-		String state = rs.getString("state");
-		if (state == null || rs.getBoolean("expired")) {
-			return null;
-		}
-		if (!rs.getBoolean("same")) {
-			return BeginResult.mismatch();
-		}
-		return switch (state) {
-			case COMPLETED -> {
-				String kind = rs.getString("outcome_kind");
-				byte[] outcome = rs.getBytes("outcome");
-				yield BeginResult.completed((kind != null && outcome != null)
-						? new StoredOutcome(StoredOutcome.Kind.ofCode(kind), outcome) : null);
-			}
-			// The effect is committed: never run it again. With the holder gone, say so.
-			case APPLIED -> rs.getBoolean("lease_live") ? BeginResult.inProgress() : BeginResult.completed(null);
-			case IN_PROGRESS -> BeginResult.inProgress();
-			default -> throw new IdempotencyStoreException("Unknown idempotency record state '" + state + "'");
-		};
-	}
-
-	private static Instant instant(ResultSet rs, String column) throws SQLException {
-		OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
-		return (value != null) ? value.toInstant() : null;
 	}
 
 	private static IdempotencyRecord.State state(String state) {
@@ -503,7 +489,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		try {
 			return call.get();
 		}
-		catch (DataAccessException ex) {
+		catch (DataAccessException | TransactionException ex) {
+			// TransactionException: the MariaDB purge runs its two statements in a transaction of its own.
 			throw new IdempotencyStoreException(operation + " failed on table " + this.table, ex);
 		}
 	}
@@ -512,7 +499,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 * How a store bounds its own calls: the longest its DataSource makes a caller wait for a
 	 * connection (a pool's checkout timeout, and its validation of an idle connection), and the
 	 * network timeout each statement gets. The DataSource's connections must support
-	 * {@link java.sql.Connection#setNetworkTimeout} (PostgreSQL's driver does; every statement fails
+	 * {@link java.sql.Connection#setNetworkTimeout} (the PostgreSQL and MariaDB drivers and MySQL
+	 * Connector/J do; every statement fails
 	 * otherwise), and a pool must put a connection's own timeout back when it is returned
 	 * (HikariCP does), or the application's own statements on that connection keep the store's.
 	 * @param connectionWait the longest a connection checkout can take

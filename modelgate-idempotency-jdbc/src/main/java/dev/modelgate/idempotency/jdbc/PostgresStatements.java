@@ -1,13 +1,25 @@
 package dev.modelgate.idempotency.jdbc;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.IdempotencyStoreException;
+
 /**
  * Every statement {@link JdbcIdempotencyStore} runs, in PostgreSQL's dialect ({@code ON CONFLICT},
  * {@code FOR UPDATE SKIP LOCKED}, {@code statement_timestamp()}, {@code RETURNING} in a CTE), in
- * one place, so that the SQL of another database can sit beside it. Built once per store for its
+ * one place, beside the SQL of the other databases ({@link MariaDbStatements}). Built once per store for its
  * table, with or without the relaxed commit of the writes that run as their own transaction.
  * Parameters are bound positionally, in the order they appear in the text.
  */
-final class PostgresStatements {
+final class PostgresStatements implements JdbcStatements {
 
 	/**
 	 * {@code ?} milliseconds from now on the database clock. statement_timestamp(), not now(): inside
@@ -30,29 +42,31 @@ final class PostgresStatements {
 	 */
 	private static final String RELAXED_COMMIT = "set_config('synchronous_commit', 'off', true) IS NOT NULL";
 
-	final String begin;
+	private final String begin;
 
-	final String renew;
+	private final String renew;
 
-	final String complete;
+	private final String complete;
 
-	final String delete;
+	private final String delete;
 
-	final String completeApplied;
+	private final String completeApplied;
 
-	final String markApplied;
+	private final String markApplied;
 
-	final String purge;
+	private final String appliedBy;
 
-	final String inspect;
+	private final String purge;
 
-	final String deleteAny;
+	private final String inspect;
 
-	final String openStream;
+	private final String deleteAny;
 
-	final String completeStream;
+	private final String openStream;
 
-	final String readStream;
+	private final String completeStream;
+
+	private final String readStream;
 
 	private final String table;
 
@@ -134,6 +148,10 @@ final class PostgresStatements {
 		// SKIP LOCKED: instances purging at the same time share the work instead of queueing, and a
 		// purge never waits for a business transaction that holds a row. The outer condition is
 		// checked again on the latest version of each row, so a row taken over meanwhile survives.
+		this.appliedBy = """
+				SELECT count(*) FROM %s
+				WHERE scope = ? AND token = ? AND state = 'applied' AND expires_at > statement_timestamp()"""
+			.formatted(t);
 		this.purge = """
 				WITH purged AS (DELETE FROM %1$s WHERE scope IN (
 					SELECT scope FROM %1$s WHERE expires_at <= statement_timestamp() LIMIT ? FOR UPDATE SKIP LOCKED)
@@ -141,7 +159,7 @@ final class PostgresStatements {
 				dropped AS (DELETE FROM %1$s_events e USING purged p WHERE e.scope = p.scope)
 				SELECT count(*) FROM purged""".formatted(t, commit);
 		this.inspect = """
-				SELECT state, created_at, expires_at, statement_timestamp() AS now, outcome_kind,
+				SELECT state, created_at, expires_at, statement_timestamp() AS db_now, outcome_kind,
 					octet_length(outcome)::bigint AS outcome_size
 				FROM %s WHERE scope = ? AND expires_at > statement_timestamp()""".formatted(t);
 		// Deletes an expired row too (the purge would anyway), but only a live one counts as deleted.
@@ -174,14 +192,86 @@ final class PostgresStatements {
 				ORDER BY e.seq""".formatted(t);
 	}
 
-	/**
-	 * Appends {@code count} events in one statement, for the holder of a live record whose stream's
-	 * last event is the sequence given last; parameters: then for each event its sequence and bytes,
-	 * then scope, token and the last sequence.
-	 * @param count how many events
-	 * @return the statement
-	 */
-	String appendEvents(int count) {
+	@Override
+	public @Nullable BeginResult begin(JdbcTemplate jdbc, String scope, String fingerprint, String token,
+			long leaseMillis) {
+		return jdbc.query(this.begin, (rs) -> {
+			if (!rs.next()) {
+				throw new IdempotencyStoreException("begin answered no row");
+			}
+			return rs.getBoolean("acquired") ? BeginResult.acquired() : JdbcStatements.answer(rs);
+		}, fingerprint, scope, fingerprint, token, leaseMillis, leaseMillis, scope, scope, fingerprint, token,
+				leaseMillis, leaseMillis);
+	}
+
+	@Override
+	public String renew() {
+		return this.renew;
+	}
+
+	@Override
+	public String complete() {
+		return this.complete;
+	}
+
+	@Override
+	public boolean deleteHeld(JdbcTemplate jdbc, String scope, String token) {
+		return jdbc.queryForObject(this.delete, Long.class, scope, token) == 1;
+	}
+
+	@Override
+	public String completeApplied() {
+		return this.completeApplied;
+	}
+
+	@Override
+	public String markApplied() {
+		return this.markApplied;
+	}
+
+	@Override
+	public String appliedBy() {
+		return this.appliedBy;
+	}
+
+	@Override
+	public int purge(JdbcTemplate jdbc, int batchSize) {
+		return jdbc.queryForObject(this.purge, Long.class, batchSize).intValue();
+	}
+
+	@Override
+	public String inspect() {
+		return this.inspect;
+	}
+
+	@Override
+	public boolean deleteAny(JdbcTemplate jdbc, String scope) {
+		return jdbc.queryForObject(this.deleteAny, Long.class, scope) > 0;
+	}
+
+	@Override
+	public String openStream() {
+		return this.openStream;
+	}
+
+	@Override
+	public String completeStream() {
+		return this.completeStream;
+	}
+
+	@Override
+	public String readStream() {
+		return this.readStream;
+	}
+
+	@Override
+	public @Nullable Instant instant(ResultSet rs, String column) throws SQLException {
+		OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+		return (value != null) ? value.toInstant() : null;
+	}
+
+	@Override
+	public String appendEvents(int count) {
 		StringBuilder values = new StringBuilder();
 		for (int i = 0; i < count; i++) {
 			values.append((i > 0) ? ", " : "").append("(?::bigint, ?::bytea)");

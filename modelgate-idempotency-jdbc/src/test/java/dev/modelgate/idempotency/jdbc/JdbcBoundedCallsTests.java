@@ -13,7 +13,6 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -28,7 +27,6 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.BeginResult.Outcome;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
-import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -54,18 +52,19 @@ class JdbcBoundedCallsTests {
 
 	private final ThreadRecordingDataSource dataSource = new ThreadRecordingDataSource(pool());
 
-	private final JdbcIdempotencyStore store = new JdbcIdempotencyStore(new JdbcTemplate(this.dataSource), TABLE,
-			JdbcIdempotencyStore.DEFAULT_APPLIED_RETENTION, false, LIMIT);
+	private final JdbcIdempotencyStore store = database().store(new JdbcTemplate(this.dataSource), TABLE,
+			JdbcIdempotencyStore.DEFAULT_APPLIED_RETENTION, LIMIT);
 
 	private String scope;
 
-	@BeforeAll
-	static void createTable() {
-		PostgresTestServer.recreateTable(TABLE, JdbcIdempotencySchema.script(TABLE));
+	/** {@return the server this class runs on; its MariaDB subclass says MariaDB} */
+	TestDatabase database() {
+		return TestDatabase.POSTGRESQL;
 	}
 
 	@BeforeEach
 	void newScope() {
+		database().createOnce(TABLE);
 		this.scope = UUID.randomUUID().toString().replace("-", "");
 	}
 
@@ -78,7 +77,7 @@ class JdbcBoundedCallsTests {
 	void reportsTwiceTheLongestStatementAsItsCallTimeLimitAndNoneWithoutALimit() {
 		// A release can be two statements, each with its own checkout.
 		assertThat(this.store.callTimeLimit()).isEqualTo(Duration.ofMillis(1500));
-		assertThat(new JdbcIdempotencyStore(new JdbcTemplate(this.dataSource), TABLE).callTimeLimit()).isNull();
+		assertThat(database().store(new JdbcTemplate(this.dataSource), TABLE).callTimeLimit()).isNull();
 	}
 
 	@Test
@@ -86,9 +85,9 @@ class JdbcBoundedCallsTests {
 	void aStatementThatWaitsForTheDatabaseLongerThanTheNetworkTimeoutFailsWithinIt() throws Exception {
 		String token = UUID.randomUUID().toString();
 		this.store.begin(this.scope, "fp", token, Duration.ofMillis(1));
-		DatabaseDeadlines.awaitLeaseExpired(TABLE, this.scope);
+		DatabaseDeadlines.awaitLeaseExpired(database(), TABLE, this.scope);
 		// The record expired: a begin takes it over, and waits for the row lock held here.
-		try (Connection locker = PostgresTestServer.dataSource().getConnection()) {
+		try (Connection locker = database().dataSource().getConnection()) {
 			locker.setAutoCommit(false);
 			try (PreparedStatement lock = locker
 				.prepareStatement("SELECT 1 FROM " + TABLE + " WHERE scope = ? FOR UPDATE")) {
@@ -133,7 +132,7 @@ class JdbcBoundedCallsTests {
 		});
 		assertThat(this.store.find(this.scope)).isPresent();
 		// Without a limit the store joins the bound transaction, as it always did on the caller's thread.
-		JdbcIdempotencyStore joining = new JdbcIdempotencyStore(new JdbcTemplate(this.dataSource), TABLE);
+		JdbcIdempotencyStore joining = database().store(new JdbcTemplate(this.dataSource), TABLE);
 		String other = this.scope + "-joined";
 		transaction.executeWithoutResult((status) -> {
 			joining.begin(other, "fp", UUID.randomUUID().toString(), LONG);
@@ -164,8 +163,8 @@ class JdbcBoundedCallsTests {
 		assertThat(this.dataSource.take()).containsOnly(caller);
 	}
 
-	private static HikariDataSource pool() {
-		return PostgresTestServer.hikari();
+	private HikariDataSource pool() {
+		return database().hikari();
 	}
 
 	/** Which threads checked connections out. */

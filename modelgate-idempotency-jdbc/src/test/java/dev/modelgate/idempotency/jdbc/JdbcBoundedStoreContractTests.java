@@ -2,14 +2,12 @@ package dev.modelgate.idempotency.jdbc;
 
 import java.time.Duration;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.test.IdempotencyStoreContractTests;
-import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 /**
  * The store contract on a store whose calls are bounded (a {@link JdbcIdempotencyStore.CallLimit},
@@ -26,20 +24,21 @@ class JdbcBoundedStoreContractTests extends IdempotencyStoreContractTests {
 
 	private static final String TABLE = "modelgate_idempotency_bounded_contract_test";
 
-	@BeforeAll
-	static void createTable() {
-		PostgresTestServer.recreateTable(TABLE, JdbcIdempotencySchema.script(TABLE));
-	}
-
 	@Override
 	protected IdempotencyStore createStore() {
-		return boundedStore(TABLE);
+		return boundedStore(database(), TABLE);
 	}
 
-	/** A store on {@code table} with {@link #LIMIT}, on the test server's HikariCP pool. */
-	static JdbcIdempotencyStore boundedStore(String table) {
-		return new JdbcIdempotencyStore(new JdbcTemplate(PostgresTestServer.hikari()), table,
-				JdbcIdempotencyStore.DEFAULT_APPLIED_RETENTION, false, LIMIT);
+	/** {@return the server this class runs on; its MariaDB subclass says MariaDB} */
+	TestDatabase database() {
+		return TestDatabase.POSTGRESQL;
+	}
+
+	/** A store on {@code table}, created if this run has not yet, with {@link #LIMIT}, on the test server's HikariCP pool. */
+	static JdbcIdempotencyStore boundedStore(TestDatabase database, String table) {
+		database.createOnce(table);
+		return database.store(new JdbcTemplate(database.hikari()), table, JdbcIdempotencyStore.DEFAULT_APPLIED_RETENTION,
+				LIMIT);
 	}
 
 }

@@ -1,11 +1,9 @@
 package dev.modelgate.idempotency.jdbc;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.test.StreamStoreContractTests;
-import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 /** The stream contract on a store whose calls are bounded, as {@link JdbcBoundedStoreContractTests}. */
 @Tag("store")
@@ -13,14 +11,14 @@ class JdbcBoundedStreamStoreContractTests extends StreamStoreContractTests {
 
 	private static final String TABLE = "modelgate_idempotency_bounded_stream_test";
 
-	@BeforeAll
-	static void createTables() {
-		PostgresTestServer.recreateTable(TABLE, JdbcIdempotencySchema.script(TABLE));
-	}
-
 	@Override
 	protected IdempotencyStore createStore() {
-		return JdbcBoundedStoreContractTests.boundedStore(TABLE);
+		return JdbcBoundedStoreContractTests.boundedStore(database(), TABLE);
+	}
+
+	/** {@return the server this class runs on; its MariaDB subclass says MariaDB} */
+	TestDatabase database() {
+		return TestDatabase.POSTGRESQL;
 	}
 
 }

@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -13,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.modelgate.idempotency.core.StoredOutcome;
-import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,7 +31,7 @@ class JdbcIdempotencyPurgeTests {
 	private final AtomicInteger statements = new AtomicInteger();
 
 	/** Counts the statements the store runs, to see the batches. */
-	private final JdbcTemplate jdbcTemplate = new JdbcTemplate(PostgresTestServer.dataSource()) {
+	private final JdbcTemplate jdbcTemplate = new JdbcTemplate(database().dataSource()) {
 
 		@Override
 		public int update(String sql, Object... args) {
@@ -49,15 +47,16 @@ class JdbcIdempotencyPurgeTests {
 
 	};
 
-	private final JdbcIdempotencyStore store = new JdbcIdempotencyStore(this.jdbcTemplate, TABLE);
+	private final JdbcIdempotencyStore store = database().store(this.jdbcTemplate, TABLE);
 
-	@BeforeAll
-	static void createTable() {
-		PostgresTestServer.recreateTable(TABLE, JdbcIdempotencySchema.script(TABLE));
+	/** {@return the server this class runs on; its MariaDB subclass says MariaDB} */
+	TestDatabase database() {
+		return TestDatabase.POSTGRESQL;
 	}
 
 	@BeforeEach
 	void emptyTable() {
+		database().createOnce(TABLE);
 		this.jdbcTemplate.execute("TRUNCATE " + TABLE);
 	}
 
@@ -78,8 +77,8 @@ class JdbcIdempotencyPurgeTests {
 			this.store.begin(randomHex(), "fp", randomHex(), LONG);
 		}
 		// The records that expire soon were written before these two, each with the same time to live.
-		DatabaseDeadlines.awaitExpired(TABLE, completedExpired);
-		DatabaseDeadlines.awaitLeaseExpired(TABLE, appliedLeaseExpired);
+		DatabaseDeadlines.awaitExpired(database(), TABLE, completedExpired);
+		DatabaseDeadlines.awaitLeaseExpired(database(), TABLE, appliedLeaseExpired);
 
 		this.statements.set(0);
 		assertThat(this.store.purgeExpired(3)).isEqualTo(8);

@@ -16,7 +16,8 @@ class JdbcIdempotencyRuntimeHintsTests {
 	void schemaScriptIsRegisteredAsAResource() {
 		RuntimeHints hints = new RuntimeHints();
 		new JdbcIdempotencyRuntimeHints().registerHints(hints, getClass().getClassLoader());
-		assertThat(RuntimeHintsPredicates.resource().forResource(JdbcIdempotencySchema.LOCATION)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.resource().forResource(JdbcIdempotencySchema.POSTGRESQL)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.resource().forResource(JdbcIdempotencySchema.MARIADB)).accepts(hints);
 	}
 
 	@Test

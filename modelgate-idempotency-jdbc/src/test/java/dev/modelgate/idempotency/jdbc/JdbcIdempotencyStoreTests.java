@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +19,6 @@ import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.test.IdempotencyStoreContractTests;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
-import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -34,27 +32,28 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	private static final String TABLE = "modelgate_idempotency_test";
 
-	private final JdbcTemplate jdbcTemplate = PostgresTestServer.jdbcTemplate();
-
-	@BeforeAll
-	static void createTable() {
-		PostgresTestServer.recreateTable(TABLE, JdbcIdempotencySchema.script(TABLE));
-	}
+	private final JdbcTemplate jdbcTemplate = database().jdbcTemplate();
 
 	@Override
 	protected IdempotencyStore createStore() {
-		return new JdbcIdempotencyStore(this.jdbcTemplate, TABLE);
+		database().createOnce(TABLE);
+		return database().store(this.jdbcTemplate, TABLE);
 	}
 
 	private JdbcIdempotencyStore jdbcStore() {
 		return (JdbcIdempotencyStore) store();
 	}
 
+	/** {@return the server this class runs on; its MariaDB subclass says MariaDB} */
+	TestDatabase database() {
+		return TestDatabase.POSTGRESQL;
+	}
+
 	@Test
 	void concurrentBeginsTakeOverAnExpiredRecordExactlyOnce() throws Exception {
 		String scope = scopeHash();
 		store().begin(scope, "fp", token(), SHORT_LEASE);
-		DatabaseDeadlines.awaitLeaseExpired(TABLE, scope);
+		DatabaseDeadlines.awaitLeaseExpired(database(), TABLE, scope);
 		assertOneAcquiresAndTheRestSeeItInProgress(raceBegins(scope, 24));
 		assertThat(column(scope, "version", Long.class)).isEqualTo(2);
 	}
@@ -64,7 +63,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		String scope = scopeHash();
 		String stale = token();
 		store().begin(scope, "fp", stale, SHORT_LEASE);
-		DatabaseDeadlines.awaitLeaseExpired(TABLE, scope);
+		DatabaseDeadlines.awaitLeaseExpired(database(), TABLE, scope);
 		String current = token();
 		assertThat(store().begin(scope, "fp", current, LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 
@@ -98,8 +97,8 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		String scope = scopeHash();
 		String token = token();
 		store().begin(scope, "fp", token, LONG);
-		this.jdbcTemplate.update("UPDATE " + TABLE + " SET expires_at = statement_timestamp(), "
-				+ "lease_expires_at = statement_timestamp() WHERE scope = ?", scope);
+		this.jdbcTemplate.update("UPDATE " + TABLE + " SET expires_at = " + database().now() + ", "
+				+ "lease_expires_at = " + database().now() + " WHERE scope = ?", scope);
 
 		assertThat(store().renew(scope, token, LONG)).isFalse();
 		assertThat(store().complete(scope, token, binaryOutcome(), LONG)).isFalse();
@@ -116,7 +115,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		assertThat(store().begin(scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.IN_PROGRESS);
 		assertThat(store().begin(scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.MISMATCH);
 
-		DatabaseDeadlines.awaitLeaseExpired(TABLE, scope);
+		DatabaseDeadlines.awaitLeaseExpired(database(), TABLE, scope);
 		BeginResult retry = store().begin(scope, "fp", token(), LONG);
 		assertThat(retry.outcome()).isEqualTo(Outcome.COMPLETED);
 		assertThat(retry.stored()).isNull();
@@ -141,7 +140,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		String holder = token();
 		store().begin(scope, "fp", holder, SHORT_LEASE);
 		jdbcStore().markApplied(scope, holder);
-		DatabaseDeadlines.awaitLeaseExpired(TABLE, scope);
+		DatabaseDeadlines.awaitLeaseExpired(database(), TABLE, scope);
 		assertThat(store().complete(scope, holder, binaryOutcome(), LONG)).isTrue();
 		assertThat(store().begin(scope, "fp", token(), LONG).stored()).isEqualTo(binaryOutcome());
 	}
@@ -164,7 +163,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	@Test
 	void appliedRecordOutlivesItsLeaseForTheRetention() {
-		JdbcIdempotencyStore store = new JdbcIdempotencyStore(this.jdbcTemplate, TABLE, Duration.ofHours(2));
+		JdbcIdempotencyStore store = database().store(this.jdbcTemplate, TABLE, Duration.ofHours(2), null);
 		String scope = scopeHash();
 		String holder = token();
 		store.begin(scope, "fp", holder, Duration.ofSeconds(30));
@@ -175,9 +174,8 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	@Test
 	void everyDatabaseFailureIsAStoreException() throws IOException {
-		DriverManagerDataSource unreachable = new DriverManagerDataSource(
-				"jdbc:postgresql://127.0.0.1:" + closedPort() + "/test?connectTimeout=2", "postgres", "");
-		JdbcIdempotencyStore store = new JdbcIdempotencyStore(new JdbcTemplate(unreachable), TABLE);
+		DriverManagerDataSource unreachable = new DriverManagerDataSource(database().url(closedPort()), "postgres", "");
+		JdbcIdempotencyStore store = database().store(new JdbcTemplate(unreachable), TABLE);
 		String scope = scopeHash();
 		assertThatExceptionOfType(IdempotencyStoreException.class)
 			.isThrownBy(() -> store.begin(scope, "fp", token(), LONG));
@@ -192,7 +190,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	@Test
 	void missingTableIsAStoreException() {
-		JdbcIdempotencyStore store = new JdbcIdempotencyStore(this.jdbcTemplate, "modelgate_idempotency_missing");
+		JdbcIdempotencyStore store = database().store(this.jdbcTemplate, "modelgate_idempotency_missing");
 		assertThatExceptionOfType(IdempotencyStoreException.class)
 			.isThrownBy(() -> store.begin(scopeHash(), "fp", token(), LONG));
 	}
@@ -216,7 +214,7 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	private double secondsFromDatabaseNow(String scope, String column) {
 		return this.jdbcTemplate.queryForObject(
-				"SELECT EXTRACT(EPOCH FROM " + column + " - statement_timestamp()) FROM " + TABLE + " WHERE scope = ?",
+				"SELECT " + database().secondsFromNow(column) + " FROM " + TABLE + " WHERE scope = ?",
 				Double.class, scope);
 	}
 

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -19,7 +18,6 @@ import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.IdempotencyContext.Binding;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.jdbc.CountingDataSource.Counts;
-import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,24 +42,23 @@ class JdbcStoreRoundTripTests {
 	private static final StoredOutcome OUTCOME = new StoredOutcome(StoredOutcome.Kind.RESPONSE,
 			"ok".getBytes(StandardCharsets.UTF_8));
 
-	private final CountingDataSource dataSource = new CountingDataSource(PostgresTestServer.dataSource());
+	private final CountingDataSource dataSource = new CountingDataSource(database().dataSource());
 
 	private final JdbcTemplate jdbcTemplate = new JdbcTemplate(this.dataSource);
 
-	private final JdbcIdempotencyStore store = new JdbcIdempotencyStore(this.jdbcTemplate, TABLE);
+	private final JdbcIdempotencyStore store = database().store(this.jdbcTemplate, TABLE);
+
+	/** {@return the server this class runs on; its MariaDB subclass says MariaDB} */
+	TestDatabase database() {
+		return TestDatabase.POSTGRESQL;
+	}
 
 	private String scope;
 
-	@BeforeAll
-	static void createTables() {
-		PostgresTestServer.recreateTable(TABLE, JdbcIdempotencySchema.script(TABLE));
-		PostgresTestServer.jdbcTemplate().execute("DROP TABLE IF EXISTS " + BUSINESS_TABLE);
-		PostgresTestServer.jdbcTemplate()
-			.execute("CREATE TABLE " + BUSINESS_TABLE + " (id SERIAL PRIMARY KEY, scope VARCHAR(64) NOT NULL)");
-	}
-
 	@BeforeEach
 	void newScope() {
+		database().createOnce(TABLE);
+		database().createBusinessTableOnce(BUSINESS_TABLE, "id SERIAL PRIMARY KEY, scope VARCHAR(64) NOT NULL");
 		this.scope = randomHex();
 	}
 
@@ -95,7 +92,7 @@ class JdbcStoreRoundTripTests {
 	@Test
 	void takeOverOfAnExpiredRecordIsOneStatementOnOneConnection() throws Exception {
 		acquire(SHORT_LEASE);
-		DatabaseDeadlines.awaitLeaseExpired(TABLE, this.scope);
+		DatabaseDeadlines.awaitLeaseExpired(database(), TABLE, this.scope);
 		this.dataSource.take();
 		assertThat(this.store.begin(this.scope, "fp", randomHex(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 		assertOneRelaxedStatement(this.dataSource.take());
@@ -138,8 +135,7 @@ class JdbcStoreRoundTripTests {
 		PostgresStatements relaxed = new PostgresStatements(TABLE, true);
 		TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(this.dataSource));
 		String inside = transactions.execute((status) -> {
-			this.jdbcTemplate.query(relaxed.begin, (rs) -> null, "fp", this.scope, "fp", randomHex(), 1000L, 1000L,
-					this.scope, this.scope, "fp", randomHex(), 1000L, 1000L);
+			relaxed.begin(this.jdbcTemplate, this.scope, "fp", randomHex(), 1000L);
 			return synchronousCommit();
 		});
 		String after = transactions.execute((status) -> synchronousCommit());

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +11,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.test.StreamStoreContractTests;
-import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,27 +22,28 @@ class JdbcStreamStoreTests extends StreamStoreContractTests {
 
 	private static final String TABLE = "modelgate_idempotency_stream_test";
 
-	private final JdbcTemplate jdbcTemplate = PostgresTestServer.jdbcTemplate();
-
-	@BeforeAll
-	static void createTables() {
-		PostgresTestServer.recreateTable(TABLE, JdbcIdempotencySchema.script(TABLE));
-	}
+	private final JdbcTemplate jdbcTemplate = database().jdbcTemplate();
 
 	@Override
 	protected IdempotencyStore createStore() {
-		return new JdbcIdempotencyStore(this.jdbcTemplate, TABLE);
+		database().createOnce(TABLE);
+		return database().store(this.jdbcTemplate, TABLE);
+	}
+
+	/** {@return the server this class runs on; its MariaDB subclass says MariaDB} */
+	TestDatabase database() {
+		return TestDatabase.POSTGRESQL;
 	}
 
 	@Test
 	void releaseDeleteAndPurgeTakeTheRecordsEventsAlong() {
-		JdbcIdempotencyStore store = new JdbcIdempotencyStore(this.jdbcTemplate, TABLE);
+		JdbcIdempotencyStore store = (JdbcIdempotencyStore) createStore();
 		String released = streamWithOneEvent(store, Duration.ofMinutes(5));
 		String deleted = streamWithOneEvent(store, Duration.ofMinutes(5));
 		String expired = streamWithOneEvent(store, Duration.ofMillis(200));
 		store.release(released, token(released));
 		store.delete(deleted);
-		DatabaseDeadlines.awaitExpired(TABLE, expired);
+		DatabaseDeadlines.awaitExpired(database(), TABLE, expired);
 		store.purgeExpired(100);
 		for (String scope : List.of(released, deleted, expired)) {
 			assertThat(this.jdbcTemplate.queryForObject("SELECT count(*) FROM " + TABLE + "_events WHERE scope = ?",

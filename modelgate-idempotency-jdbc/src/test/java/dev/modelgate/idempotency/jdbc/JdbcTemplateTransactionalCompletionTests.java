@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -26,7 +25,6 @@ import dev.modelgate.idempotency.core.IdempotencyTemplate;
 import dev.modelgate.idempotency.core.IdempotentCall;
 import dev.modelgate.idempotency.core.ResultCodec;
 import dev.modelgate.idempotency.core.StoredOutcome;
-import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -46,11 +44,16 @@ class JdbcTemplateTransactionalCompletionTests {
 
 	private static final Duration SHORT_LEASE = Duration.ofMillis(300);
 
-	private final DataSource dataSource = PostgresTestServer.dataSource();
+	private final DataSource dataSource = database().dataSource();
 
 	private final JdbcTemplate jdbcTemplate = new JdbcTemplate(this.dataSource);
 
-	private final JdbcIdempotencyStore store = new JdbcIdempotencyStore(this.jdbcTemplate, TABLE);
+	private final JdbcIdempotencyStore store = database().store(this.jdbcTemplate, TABLE);
+
+	/** {@return the server this class runs on; its MariaDB subclass says MariaDB} */
+	TestDatabase database() {
+		return TestDatabase.POSTGRESQL;
+	}
 
 	private final DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(this.dataSource);
 
@@ -62,16 +65,10 @@ class JdbcTemplateTransactionalCompletionTests {
 
 	private String key;
 
-	@BeforeAll
-	static void createTables() {
-		PostgresTestServer.recreateTable(TABLE, JdbcIdempotencySchema.script(TABLE));
-		PostgresTestServer.jdbcTemplate().execute("DROP TABLE IF EXISTS " + OUTBOX);
-		PostgresTestServer.jdbcTemplate()
-			.execute("CREATE TABLE " + OUTBOX + " (id SERIAL PRIMARY KEY, message_key VARCHAR(64) NOT NULL)");
-	}
-
 	@BeforeEach
 	void registerListener() {
+		database().createOnce(TABLE);
+		database().createBusinessTableOnce(OUTBOX, "id SERIAL PRIMARY KEY, message_key VARCHAR(64) NOT NULL");
 		this.transactionManager.addListener(new MarkAppliedTransactionListener(this.store));
 		this.key = UUID.randomUUID().toString();
 	}
@@ -89,7 +86,7 @@ class JdbcTemplateTransactionalCompletionTests {
 		IdempotencyTemplate dying = template(new DiesAfterBegin(this.store));
 		String first = dying.execute(call(), this::writeToOutbox);
 		assertThat(first).isEqualTo("queued");
-		DatabaseDeadlines.awaitEveryLeaseExpired(TABLE);
+		DatabaseDeadlines.awaitEveryLeaseExpired(database(), TABLE);
 
 		assertThatExceptionOfType(IdempotencyResultUnavailableException.class)
 			.isThrownBy(() -> template(this.store).execute(call(), this::writeToOutbox));

@@ -7,7 +7,6 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -24,7 +23,6 @@ import dev.modelgate.idempotency.core.BeginResult.Outcome;
 import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.IdempotencyContext.Binding;
 import dev.modelgate.idempotency.core.StoredOutcome;
-import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -45,11 +43,16 @@ class JdbcTransactionalCompletionTests {
 
 	private static final Duration SHORT_LEASE = Duration.ofMillis(300);
 
-	private final DataSource dataSource = PostgresTestServer.dataSource();
+	private final DataSource dataSource = database().dataSource();
 
 	private final JdbcTemplate jdbcTemplate = new JdbcTemplate(this.dataSource);
 
-	private final JdbcIdempotencyStore store = new JdbcIdempotencyStore(this.jdbcTemplate, TABLE);
+	private final JdbcIdempotencyStore store = database().store(this.jdbcTemplate, TABLE);
+
+	/** {@return the server this class runs on; its MariaDB subclass says MariaDB} */
+	TestDatabase database() {
+		return TestDatabase.POSTGRESQL;
+	}
 
 	private final DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(this.dataSource);
 
@@ -57,16 +60,10 @@ class JdbcTransactionalCompletionTests {
 
 	private String scope;
 
-	@BeforeAll
-	static void createTables() {
-		PostgresTestServer.recreateTable(TABLE, JdbcIdempotencySchema.script(TABLE));
-		PostgresTestServer.jdbcTemplate().execute("DROP TABLE IF EXISTS " + BUSINESS_TABLE);
-		PostgresTestServer.jdbcTemplate()
-			.execute("CREATE TABLE " + BUSINESS_TABLE + " (id SERIAL PRIMARY KEY, scope VARCHAR(64) NOT NULL)");
-	}
-
 	@BeforeEach
 	void registerListener() {
+		database().createOnce(TABLE);
+		database().createBusinessTableOnce(BUSINESS_TABLE, "id SERIAL PRIMARY KEY, scope VARCHAR(64) NOT NULL");
 		this.transactionManager.addListener(new MarkAppliedTransactionListener(this.store));
 		this.scope = randomHex();
 	}
@@ -91,7 +88,7 @@ class JdbcTransactionalCompletionTests {
 	@Test
 	void holderThatLostItsLeaseHasItsBusinessTransactionRolledBack() throws Exception {
 		String stale = acquire(SHORT_LEASE);
-		DatabaseDeadlines.awaitLeaseExpired(TABLE, this.scope);
+		DatabaseDeadlines.awaitLeaseExpired(database(), TABLE, this.scope);
 		String current = randomHex();
 		assertThat(this.store.begin(this.scope, "fp", current, LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 
@@ -114,7 +111,7 @@ class JdbcTransactionalCompletionTests {
 			assertThatExceptionOfType(LeaseLostException.class)
 				.isThrownBy(() -> this.transactions.executeWithoutResult((status) -> {
 					insertBusinessRow();
-					DatabaseDeadlines.awaitLeaseExpired(TABLE, this.scope);
+					DatabaseDeadlines.awaitLeaseExpired(database(), TABLE, this.scope);
 				}));
 		}
 		assertThat(businessRows()).isZero();
@@ -127,7 +124,7 @@ class JdbcTransactionalCompletionTests {
 			this.transactions.executeWithoutResult((status) -> insertBusinessRow());
 		}
 		// The process dies here: no complete, no release, no heartbeat.
-		DatabaseDeadlines.awaitLeaseExpired(TABLE, this.scope);
+		DatabaseDeadlines.awaitLeaseExpired(database(), TABLE, this.scope);
 		this.store.purgeExpired(100);
 
 		BeginResult retry = this.store.begin(this.scope, "fp", randomHex(), LONG);

@@ -1,0 +1,113 @@
+package dev.modelgate.idempotency.testsupport;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+
+/**
+ * The MariaDB server the JDBC tests run on: the one at {@code MARIADB_HOST:MARIADB_PORT} (default
+ * 127.0.0.1:3306, database {@code MARIADB_DATABASE}, default {@code test}, user {@code MARIADB_USER},
+ * default {@code root}, password {@code MARIADB_PASSWORD}, default empty), through MariaDB
+ * Connector/J. Without it the tests fail and say how to start it; they are never skipped.
+ */
+public final class MariaDbTestServer {
+
+	private static DataSource dataSource;
+
+	private MariaDbTestServer() {
+	}
+
+	/**
+	 * A pooled DataSource shared by all tests of the run, not {@link AutoCloseable} (see
+	 * {@link PostgresTestServer#dataSource()}).
+	 * @return the shared DataSource
+	 */
+	public static synchronized DataSource dataSource() {
+		if (dataSource == null) {
+			HikariDataSource pool;
+			try {
+				pool = new HikariDataSource(poolConfig());
+			}
+			catch (RuntimeException ex) {
+				throw new IllegalStateException("The MariaDB store tests need MariaDB at " + url() + " (user " + user()
+						+ ") and could not connect. Start the local server with: start-stop-daemon --start --oknodo "
+						+ "--background --exec /usr/sbin/mariadbd (or point MARIADB_HOST, MARIADB_PORT, "
+						+ "MARIADB_DATABASE, MARIADB_USER and MARIADB_PASSWORD at another one).", ex);
+			}
+			Runtime.getRuntime().addShutdownHook(new Thread(pool::close));
+			dataSource = new DelegatingDataSource(pool);
+		}
+		return dataSource;
+	}
+
+	/** {@return the HikariCP pool behind {@link #dataSource()}} */
+	public static HikariDataSource hikari() {
+		try {
+			return dataSource().unwrap(HikariDataSource.class);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** {@return a JdbcTemplate on the shared DataSource} */
+	public static JdbcTemplate jdbcTemplate() {
+		return new JdbcTemplate(dataSource());
+	}
+
+	/** {@return the JDBC URL of the server, for a test's own DataSource} */
+	public static String url() {
+		return "jdbc:mariadb://" + env("MARIADB_HOST", "127.0.0.1") + ":" + env("MARIADB_PORT", "3306") + "/"
+				+ env("MARIADB_DATABASE", "test");
+	}
+
+	/** {@return the user to connect as} */
+	public static String user() {
+		return env("MARIADB_USER", "root");
+	}
+
+	/** {@return the user's password} */
+	public static String password() {
+		return env("MARIADB_PASSWORD", "");
+	}
+
+	/**
+	 * Drops {@code tableName} and its events table and creates them again with {@code schema}, the
+	 * store's MariaDB script for it.
+	 * @param tableName the table
+	 * @param schema the SQL script that creates it
+	 */
+	public static void recreateTable(String tableName, String schema) {
+		jdbcTemplate().execute("DROP TABLE IF EXISTS " + tableName + "_events, " + tableName);
+		new ResourceDatabasePopulator(new ByteArrayResource(schema.getBytes(StandardCharsets.UTF_8)))
+			.execute(dataSource());
+	}
+
+	private static HikariConfig poolConfig() {
+		HikariConfig config = new HikariConfig();
+		config.setPoolName("modelgate-mariadb-test");
+		// Enough for the race tests' threads to hold a connection each at the same moment.
+		config.setMaximumPoolSize(24);
+		config.setJdbcUrl(url());
+		config.setUsername(user());
+		config.setPassword(password());
+		// Start-up fails within this when the server is not there, with the reason.
+		config.setInitializationFailTimeout(3000);
+		return config;
+	}
+
+	private static String env(String name, String fallback) {
+		String value = System.getenv(name);
+		return (value != null && !value.isBlank()) ? value : fallback;
+	}
+
+}
