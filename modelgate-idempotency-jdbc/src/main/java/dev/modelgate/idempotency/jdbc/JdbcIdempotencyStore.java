@@ -289,7 +289,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean renew(String scope, String token, Duration leaseTtl) {
 		long lease = leaseTtl.toMillis();
-		return access("renew", () -> this.own.update(statements().renew(), lease, lease, lease, scope, token) == 1);
+		return access("renew", () -> this.own.update(statements().renew, lease, lease, lease, scope, token) == 1);
 	}
 
 	@Override
@@ -300,7 +300,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		// Typed, so that a null (result not kept) needs no round trip to learn the column types.
 		SqlParameterValue kind = new SqlParameterValue(Types.VARCHAR, (outcome != null) ? outcome.kind().code() : null);
 		SqlParameterValue payload = new SqlParameterValue(Types.BINARY, (outcome != null) ? outcome.payload() : null);
-		return access("complete", () -> this.own.update(statements().complete(), kind, payload, ttl.toMillis(),
+		return access("complete", () -> this.own.update(statements().complete, kind, payload, ttl.toMillis(),
 				scope, token) == 1);
 	}
 
@@ -315,7 +315,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		return access("release", () -> {
 			JdbcStatements sql = statements();
 			return sql.deleteHeld(this.own, scope, token)
-					|| this.own.update(sql.completeApplied(), this.appliedRetentionMillis, scope, token) == 1;
+					|| this.own.update(sql.completeApplied, this.appliedRetentionMillis, scope, token) == 1;
 		});
 	}
 
@@ -372,7 +372,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	@Override
 	public Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
-		return access("readStream", () -> this.own.query(this.sql.readStream(), (rs) -> {
+		return access("readStream", () -> this.own.query(this.sql.readStream, (rs) -> {
 			if (!rs.next()) {
 				return Optional.<StreamSlice>empty();
 			}
@@ -402,8 +402,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		// A repeated mark can change nothing, and a MariaDB or MySQL driver set to count changed rows
 		// (useAffectedRows=true) then answers 0: whether the mark holds is read again, in the same transaction.
 		boolean marked = access("markApplied",
-				() -> this.jdbcTemplate.update(this.joined.markApplied(), this.appliedRetentionMillis, scope, token) == 1
-						|| this.jdbcTemplate.queryForObject(this.joined.appliedBy(), Long.class, scope, token) == 1);
+				() -> this.jdbcTemplate.update(this.joined.markApplied, this.appliedRetentionMillis, scope, token) == 1
+						|| this.jdbcTemplate.queryForObject(this.joined.appliedBy, Long.class, scope, token) == 1);
 		if (!marked) {
 			throw new LeaseLostException(scope);
 		}

@@ -36,7 +36,7 @@ import dev.modelgate.idempotency.core.BeginResult;
  * ({@link #appliedBy()}). {@code INSERT ... ON DUPLICATE KEY UPDATE} is not used: its count (1
  * inserted, 2 updated, 0 or 1 unchanged depending on that option) cannot tell who holds the row.
  */
-final class MariaDbStatements implements JdbcStatements {
+final class MariaDbStatements extends JdbcStatements {
 
 	private static final String NOW = "UTC_TIMESTAMP(6)";
 
@@ -51,17 +51,7 @@ final class MariaDbStatements implements JdbcStatements {
 
 	private final String takeOver;
 
-	private final String renew;
-
-	private final String complete;
-
 	private final String deleteHeld;
-
-	private final String completeApplied;
-
-	private final String markApplied;
-
-	private final String appliedBy;
 
 	private final String expiredBatch;
 
@@ -73,10 +63,9 @@ final class MariaDbStatements implements JdbcStatements {
 
 	private final String completeStream;
 
-	private final String readStream;
-
 	/** @param t the table, checked by {@link TableName} */
 	MariaDbStatements(String t) {
+		super(t, NOW, DEADLINE);
 		this.table = t;
 		this.insert = """
 				INSERT INTO %1$s (scope, fingerprint, state, token, version, lease_expires_at, created_at, expires_at)
@@ -97,32 +86,11 @@ final class MariaDbStatements implements JdbcStatements {
 				UPDATE %1$s SET fingerprint = ?, state = 'in_progress', token = ?, version = version + 1,
 					lease_expires_at = %2$s, created_at = %3$s, expires_at = %2$s, outcome_kind = NULL, outcome = NULL
 				WHERE scope = ? AND expires_at <= %3$s""".formatted(t, DEADLINE, NOW);
-		// lease_expires_at is assigned first, and expires_at's expression does not read it.
-		this.renew = """
-				UPDATE %1$s SET lease_expires_at = %2$s,
-					expires_at = CASE WHEN state = 'in_progress' THEN %2$s ELSE GREATEST(expires_at, %2$s) END
-				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND lease_expires_at > %3$s""".formatted(t, DEADLINE, NOW);
-		this.complete = """
-				UPDATE %s SET state = 'completed', lease_expires_at = NULL,
-					outcome_kind = ?, outcome = ?, expires_at = %s
-				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND expires_at > %s""".formatted(t, DEADLINE, NOW);
 		// One multi-table DELETE removes the record and its events together. It counts the rows of
 		// both tables, but an event row goes only with its record, so any count means the record went.
 		this.deleteHeld = """
 				DELETE r, e FROM %1$s r LEFT JOIN %1$s_events e ON e.scope = r.scope AND e.token = r.token
 				WHERE r.scope = ? AND r.token = ? AND r.state = 'in_progress' AND r.expires_at > %2$s"""
-			.formatted(t, NOW);
-		this.completeApplied = """
-				UPDATE %s SET state = 'completed', lease_expires_at = NULL, expires_at = %s
-				WHERE scope = ? AND token = ? AND state = 'applied' AND expires_at > %s""".formatted(t, DEADLINE, NOW);
-		this.markApplied = """
-				UPDATE %s SET state = 'applied', expires_at = GREATEST(expires_at, %s)
-				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND expires_at > %s""".formatted(t, DEADLINE, NOW);
-		this.appliedBy = """
-				SELECT count(*) FROM %s WHERE scope = ? AND token = ? AND state = 'applied' AND expires_at > %s"""
 			.formatted(t, NOW);
 		// SKIP LOCKED (MariaDB 10.6, MySQL 8.0): instances purging at the same time share the work, and
 		// a purge never waits for a business transaction that holds a row.
@@ -148,12 +116,6 @@ final class MariaDbStatements implements JdbcStatements {
 					r.expires_at = %2$s
 				WHERE r.scope = ? AND r.token = ? AND r.state IN ('in_progress', 'applied')
 					AND r.expires_at > %3$s""".formatted(t, DEADLINE, NOW);
-		this.readStream = """
-				SELECT r.state, r.outcome_kind, r.token, e.seq, e.data
-				FROM %1$s r JOIN %1$s_events e ON e.scope = r.scope AND e.token = r.token
-					AND (e.seq = 0 OR (e.seq > ? AND e.seq <= ?))
-				WHERE r.scope = ? AND r.expires_at > %2$s
-				ORDER BY e.seq""".formatted(t, NOW);
 	}
 
 	/**
@@ -164,7 +126,7 @@ final class MariaDbStatements implements JdbcStatements {
 	 * again, as PostgreSQL's single statement does.
 	 */
 	@Override
-	public @Nullable BeginResult begin(JdbcTemplate jdbc, String scope, String fingerprint, String token,
+	@Nullable BeginResult begin(JdbcTemplate jdbc, String scope, String fingerprint, String token,
 			long leaseMillis) {
 		try {
 			jdbc.update(this.insert, scope, fingerprint, token, leaseMillis, leaseMillis);
@@ -184,33 +146,8 @@ final class MariaDbStatements implements JdbcStatements {
 	}
 
 	@Override
-	public String renew() {
-		return this.renew;
-	}
-
-	@Override
-	public String complete() {
-		return this.complete;
-	}
-
-	@Override
-	public boolean deleteHeld(JdbcTemplate jdbc, String scope, String token) {
+	boolean deleteHeld(JdbcTemplate jdbc, String scope, String token) {
 		return jdbc.update(this.deleteHeld, scope, token) > 0;
-	}
-
-	@Override
-	public String completeApplied() {
-		return this.completeApplied;
-	}
-
-	@Override
-	public String markApplied() {
-		return this.markApplied;
-	}
-
-	@Override
-	public String appliedBy() {
-		return this.appliedBy;
 	}
 
 	/**
@@ -220,7 +157,7 @@ final class MariaDbStatements implements JdbcStatements {
 	 * locked).
 	 */
 	@Override
-	public int purge(JdbcTemplate jdbc, int batchSize) {
+	int purge(JdbcTemplate jdbc, int batchSize) {
 		TransactionTemplate transaction = new TransactionTemplate(
 				new DataSourceTransactionManager(jdbc.getDataSource()));
 		Integer purged = transaction.execute((status) -> {
@@ -239,28 +176,23 @@ final class MariaDbStatements implements JdbcStatements {
 	}
 
 	@Override
-	public String inspect() {
+	String inspect() {
 		return this.inspect;
 	}
 
 	@Override
-	public boolean deleteAny(JdbcTemplate jdbc, String scope) {
+	boolean deleteAny(JdbcTemplate jdbc, String scope) {
 		return jdbc.update(this.deleteAny, scope) > 0;
 	}
 
 	@Override
-	public String openStream() {
+	String openStream() {
 		return this.openStream;
 	}
 
 	@Override
-	public String completeStream() {
+	String completeStream() {
 		return this.completeStream;
-	}
-
-	@Override
-	public String readStream() {
-		return this.readStream;
 	}
 
 	/**
@@ -269,7 +201,7 @@ final class MariaDbStatements implements JdbcStatements {
 	 * an {@code INSERT ... SELECT}.
 	 */
 	@Override
-	public String appendEvents(int count) {
+	String appendEvents(int count) {
 		StringBuilder values = new StringBuilder("SELECT ? AS seq, ? AS data");
 		for (int i = 1; i < count; i++) {
 			values.append(" UNION ALL SELECT ?, ?");
@@ -283,7 +215,7 @@ final class MariaDbStatements implements JdbcStatements {
 	}
 
 	@Override
-	public @Nullable Instant instant(ResultSet rs, String column) throws SQLException {
+	@Nullable Instant instant(ResultSet rs, String column) throws SQLException {
 		LocalDateTime value = rs.getObject(column, LocalDateTime.class);
 		return (value != null) ? value.toInstant(ZoneOffset.UTC) : null;
 	}

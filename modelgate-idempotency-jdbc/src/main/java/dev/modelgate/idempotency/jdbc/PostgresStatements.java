@@ -19,7 +19,7 @@ import dev.modelgate.idempotency.core.IdempotencyStoreException;
  * table, with or without the relaxed commit of the writes that run as their own transaction.
  * Parameters are bound positionally, in the order they appear in the text.
  */
-final class PostgresStatements implements JdbcStatements {
+final class PostgresStatements extends JdbcStatements {
 
 	/**
 	 * {@code ?} milliseconds from now on the database clock. statement_timestamp(), not now(): inside
@@ -44,17 +44,7 @@ final class PostgresStatements implements JdbcStatements {
 
 	private final String begin;
 
-	private final String renew;
-
-	private final String complete;
-
 	private final String delete;
-
-	private final String completeApplied;
-
-	private final String markApplied;
-
-	private final String appliedBy;
 
 	private final String purge;
 
@@ -66,8 +56,6 @@ final class PostgresStatements implements JdbcStatements {
 
 	private final String completeStream;
 
-	private final String readStream;
-
 	private final String table;
 
 	private final String commit;
@@ -78,6 +66,7 @@ final class PostgresStatements implements JdbcStatements {
 	 * return without waiting for PostgreSQL to flush them to disk
 	 */
 	PostgresStatements(String t, boolean relaxedCommit) {
+		super(t, "statement_timestamp()", DEADLINE);
 		this.table = t;
 		String commit = relaxedCommit ? RELAXED_COMMIT : "true";
 		this.commit = commit;
@@ -116,19 +105,6 @@ final class PostgresStatements implements JdbcStatements {
 					CASE WHEN e.same AND NOT e.expired THEN e.outcome END AS outcome
 				FROM (VALUES (true)) AS one (x) LEFT JOIN existing e ON true
 				WHERE %3$s""".formatted(t, DEADLINE, commit);
-		// An applied row's expiry is its retention, which must outlast any lease renewed on it.
-		this.renew = """
-				UPDATE %s SET lease_expires_at = %s,
-					expires_at = CASE WHEN state = 'in_progress' THEN %s ELSE GREATEST(expires_at, %s) END
-				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND lease_expires_at > statement_timestamp()""".formatted(t, DEADLINE, DEADLINE, DEADLINE);
-		// An applied row may be completed after its lease ran out: nobody else can have taken it over,
-		// and the stored outcome is better for retries than "result unavailable".
-		this.complete = """
-				UPDATE %s SET state = 'completed', lease_expires_at = NULL,
-					outcome_kind = ?, outcome = ?, expires_at = %s
-				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND expires_at > statement_timestamp()""".formatted(t, DEADLINE);
 		// A released record's stream goes with it, in the same statement.
 		this.delete = """
 				WITH released AS (DELETE FROM %1$s
@@ -136,22 +112,9 @@ final class PostgresStatements implements JdbcStatements {
 					RETURNING scope, token),
 				dropped AS (DELETE FROM %1$s_events e USING released r WHERE e.scope = r.scope AND e.token = r.token)
 				SELECT count(*) FROM released""".formatted(t);
-		this.completeApplied = """
-				UPDATE %s SET state = 'completed', lease_expires_at = NULL, expires_at = %s
-				WHERE scope = ? AND token = ? AND state = 'applied' AND expires_at > statement_timestamp()"""
-			.formatted(t, DEADLINE);
-		// Runs inside the business transaction, which commits it: never relaxed.
-		this.markApplied = """
-				UPDATE %s SET state = 'applied', expires_at = GREATEST(expires_at, %s)
-				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
-					AND expires_at > statement_timestamp()""".formatted(t, DEADLINE);
 		// SKIP LOCKED: instances purging at the same time share the work instead of queueing, and a
 		// purge never waits for a business transaction that holds a row. The outer condition is
 		// checked again on the latest version of each row, so a row taken over meanwhile survives.
-		this.appliedBy = """
-				SELECT count(*) FROM %s
-				WHERE scope = ? AND token = ? AND state = 'applied' AND expires_at > statement_timestamp()"""
-			.formatted(t);
 		this.purge = """
 				WITH purged AS (DELETE FROM %1$s WHERE scope IN (
 					SELECT scope FROM %1$s WHERE expires_at <= statement_timestamp() LIMIT ? FOR UPDATE SKIP LOCKED)
@@ -182,18 +145,10 @@ final class PostgresStatements implements JdbcStatements {
 				WHERE r.scope = ? AND r.token = ? AND r.state IN ('in_progress', 'applied')
 					AND r.expires_at > statement_timestamp()
 					AND e.scope = r.scope AND e.token = r.token AND e.seq = 0""".formatted(t, DEADLINE);
-		// The head (event 0) comes with every read, so a read finds out whether there is a stream. The
-		// token names the attempt whose events these are (StreamSlice.attempt): the join reads only its.
-		this.readStream = """
-				SELECT r.state, r.outcome_kind, r.token, e.seq, e.data
-				FROM %1$s r JOIN %1$s_events e ON e.scope = r.scope AND e.token = r.token
-					AND (e.seq = 0 OR (e.seq > ? AND e.seq <= ?))
-				WHERE r.scope = ? AND r.expires_at > statement_timestamp()
-				ORDER BY e.seq""".formatted(t);
 	}
 
 	@Override
-	public @Nullable BeginResult begin(JdbcTemplate jdbc, String scope, String fingerprint, String token,
+	@Nullable BeginResult begin(JdbcTemplate jdbc, String scope, String fingerprint, String token,
 			long leaseMillis) {
 		return jdbc.query(this.begin, (rs) -> {
 			if (!rs.next()) {
@@ -205,73 +160,43 @@ final class PostgresStatements implements JdbcStatements {
 	}
 
 	@Override
-	public String renew() {
-		return this.renew;
-	}
-
-	@Override
-	public String complete() {
-		return this.complete;
-	}
-
-	@Override
-	public boolean deleteHeld(JdbcTemplate jdbc, String scope, String token) {
+	boolean deleteHeld(JdbcTemplate jdbc, String scope, String token) {
 		return jdbc.queryForObject(this.delete, Long.class, scope, token) == 1;
 	}
 
 	@Override
-	public String completeApplied() {
-		return this.completeApplied;
-	}
-
-	@Override
-	public String markApplied() {
-		return this.markApplied;
-	}
-
-	@Override
-	public String appliedBy() {
-		return this.appliedBy;
-	}
-
-	@Override
-	public int purge(JdbcTemplate jdbc, int batchSize) {
+	int purge(JdbcTemplate jdbc, int batchSize) {
 		return jdbc.queryForObject(this.purge, Long.class, batchSize).intValue();
 	}
 
 	@Override
-	public String inspect() {
+	String inspect() {
 		return this.inspect;
 	}
 
 	@Override
-	public boolean deleteAny(JdbcTemplate jdbc, String scope) {
+	boolean deleteAny(JdbcTemplate jdbc, String scope) {
 		return jdbc.queryForObject(this.deleteAny, Long.class, scope) > 0;
 	}
 
 	@Override
-	public String openStream() {
+	String openStream() {
 		return this.openStream;
 	}
 
 	@Override
-	public String completeStream() {
+	String completeStream() {
 		return this.completeStream;
 	}
 
 	@Override
-	public String readStream() {
-		return this.readStream;
-	}
-
-	@Override
-	public @Nullable Instant instant(ResultSet rs, String column) throws SQLException {
+	@Nullable Instant instant(ResultSet rs, String column) throws SQLException {
 		OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
 		return (value != null) ? value.toInstant() : null;
 	}
 
 	@Override
-	public String appendEvents(int count) {
+	String appendEvents(int count) {
 		StringBuilder values = new StringBuilder();
 		for (int i = 0; i < count; i++) {
 			values.append((i > 0) ? ", " : "").append("(?::bigint, ?::bytea)");

@@ -1,7 +1,6 @@
 package dev.modelgate.idempotency.testsupport;
 
 import java.nio.charset.StandardCharsets;
-import java.sql.SQLException;
 
 import javax.sql.DataSource;
 
@@ -10,7 +9,6 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 /**
@@ -21,7 +19,7 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
  */
 public final class MariaDbTestServer {
 
-	private static DataSource dataSource;
+	private static final TestPool POOL = new TestPool(MariaDbTestServer::poolConfig);
 
 	private MariaDbTestServer() {
 	}
@@ -30,33 +28,23 @@ public final class MariaDbTestServer {
 	 * A pooled DataSource shared by all tests of the run, not {@link AutoCloseable} (see
 	 * {@link PostgresTestServer#dataSource()}).
 	 * @return the shared DataSource
+	 * @throws IllegalStateException saying how to start the server, when it does not answer
 	 */
-	public static synchronized DataSource dataSource() {
-		if (dataSource == null) {
-			HikariDataSource pool;
-			try {
-				pool = new HikariDataSource(poolConfig());
-			}
-			catch (RuntimeException ex) {
-				throw new IllegalStateException("The MariaDB store tests need MariaDB at " + url() + " (user " + user()
-						+ ") and could not connect. Start the local server with: start-stop-daemon --start --oknodo "
-						+ "--background --exec /usr/sbin/mariadbd (or point MARIADB_HOST, MARIADB_PORT, "
-						+ "MARIADB_DATABASE, MARIADB_USER and MARIADB_PASSWORD at another one).", ex);
-			}
-			Runtime.getRuntime().addShutdownHook(new Thread(pool::close));
-			dataSource = new DelegatingDataSource(pool);
+	public static DataSource dataSource() {
+		try {
+			return POOL.dataSource();
 		}
-		return dataSource;
+		catch (RuntimeException ex) {
+			throw new IllegalStateException("The MariaDB store tests need MariaDB at " + url() + " (user " + user()
+					+ ") and could not connect. Start the local server with: start-stop-daemon --start --oknodo "
+					+ "--background --exec /usr/sbin/mariadbd (or point MARIADB_HOST, MARIADB_PORT, "
+					+ "MARIADB_DATABASE, MARIADB_USER and MARIADB_PASSWORD at another one).", ex);
+		}
 	}
 
 	/** {@return the HikariCP pool behind {@link #dataSource()}} */
 	public static HikariDataSource hikari() {
-		try {
-			return dataSource().unwrap(HikariDataSource.class);
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(ex);
-		}
+		return POOL.hikari();
 	}
 
 	/** {@return a JdbcTemplate on the shared DataSource} */
