@@ -33,7 +33,7 @@ import dev.modelgate.idempotency.core.BeginResult;
  * {@code useAffectedRows=false}) or, with {@code useAffectedRows=true}, only those it changed. Every
  * fenced {@code UPDATE} here changes what it finds (a state, a token, a deadline that moved on), so
  * both count the same, except a repeated applied mark, which the store confirms with a read
- * ({@link #appliedBy()}). {@code INSERT ... ON DUPLICATE KEY UPDATE} is not used: its count (1
+ * ({@link #appliedBy}). {@code INSERT ... ON DUPLICATE KEY UPDATE} is not used: its count (1
  * inserted, 2 updated, 0 or 1 unchanged depending on that option) cannot tell who holds the row.
  */
 final class MariaDbStatements extends JdbcStatements {
