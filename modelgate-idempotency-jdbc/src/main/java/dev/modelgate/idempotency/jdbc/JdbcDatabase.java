@@ -63,6 +63,16 @@ public enum JdbcDatabase {
 		return Optional.empty();
 	}
 
+	/**
+	 * The most statements one store call runs, each with its own connection checkout: on PostgreSQL
+	 * two (a release of an applied record), on MariaDB and MySQL three (a begin that takes over an
+	 * expired record: the insert, the read, the takeover).
+	 * @return how many statements a call's time limit must allow for
+	 */
+	public int statementsPerCall() {
+		return (this == POSTGRESQL) ? 2 : 3;
+	}
+
 	/** {@return the names of the supported databases, for messages: "PostgreSQL, MariaDB and MySQL"} */
 	public static String supported() {
 		return "PostgreSQL, MariaDB and MySQL";

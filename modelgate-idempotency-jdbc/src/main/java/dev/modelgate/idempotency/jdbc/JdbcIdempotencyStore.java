@@ -126,6 +126,9 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	private final long appliedRetentionMillis;
 
+	/** The most statements one call runs: what its time limit allows for. */
+	private final int statementsPerCall;
+
 	/** The statements for calls that run as their own transaction. */
 	private final JdbcStatements sql;
 
@@ -216,6 +219,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		this.jdbcTemplate = jdbcTemplate;
 		this.table = TableName.of(tableName);
 		this.appliedRetentionMillis = appliedRetention.toMillis();
+		this.statementsPerCall = database.statementsPerCall();
 		this.joined = database.statements(this.table.qualified(), false);
 		this.sql = (synchronousCommit || database != JdbcDatabase.POSTGRESQL) ? this.joined
 				: database.statements(this.table.qualified(), true);
@@ -240,6 +244,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		this.own = store.own;
 		this.table = store.table;
 		this.appliedRetentionMillis = store.appliedRetentionMillis;
+		this.statementsPerCall = store.statementsPerCall;
 		this.joined = store.joined;
 		this.sql = store.sql;
 		this.callLimit = store.callLimit;
@@ -254,13 +259,15 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	}
 
 	/**
-	 * With a {@link CallLimit}: the longest a call can take, twice the limit's
-	 * {@linkplain CallLimit#total() total}, since a release can be two statements, each with its own
-	 * connection checkout. Without one, {@code null}: the caller bounds calls.
+	 * With a {@link CallLimit}: the longest a call can take, the limit's
+	 * {@linkplain CallLimit#total() total} times the most statements a call runs, each with its own
+	 * connection checkout ({@link JdbcDatabase#statementsPerCall()}: twice on PostgreSQL, where a
+	 * release can be two statements; three times on MariaDB and MySQL, where a begin can be three).
+	 * Without one, {@code null}: the caller bounds calls.
 	 */
 	@Override
 	public @Nullable Duration callTimeLimit() {
-		return (this.callLimit != null) ? this.callLimit.total().multipliedBy(2) : null;
+		return (this.callLimit != null) ? this.callLimit.total().multipliedBy(this.statementsPerCall) : null;
 	}
 
 	/** Stops the threads that sent large writes, if any. */

@@ -10,9 +10,10 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.modelgate.idempotency.core.BeginResult;
@@ -67,8 +68,11 @@ final class MariaDbStatements extends JdbcStatements {
 	MariaDbStatements(String t) {
 		super(t, NOW, DEADLINE);
 		this.table = t;
+		// IGNORE: a key that is taken inserts nothing and counts 0, without an error (which MariaDB
+		// Connector/J would log at WARN for every duplicate request). Its other effect, turning errors
+		// into warnings, has nothing to turn: the values are two hashes and a token of fixed sizes.
 		this.insert = """
-				INSERT INTO %1$s (scope, fingerprint, state, token, version, lease_expires_at, created_at, expires_at)
+				INSERT IGNORE INTO %1$s (scope, fingerprint, state, token, version, lease_expires_at, created_at, expires_at)
 				VALUES (?, ?, 'in_progress', ?, 1, %2$s, %3$s, %2$s)""".formatted(t, DEADLINE, NOW);
 		// A plain read (no lock): a replay or a duplicate never waits for a business transaction that
 		// holds the row. The outcome is sent only when it can be the answer.
@@ -119,29 +123,35 @@ final class MariaDbStatements extends JdbcStatements {
 	}
 
 	/**
-	 * Without data-modifying CTEs a begin is up to three statements, each deciding on the latest row:
-	 * the insert (a new key, the common case, in one round trip), else a read of the row that is there
-	 * (the answer, unless it has expired), else the conditional takeover of the expired row. A row
-	 * that changes between them (deleted, or taken over by another caller first) makes the caller ask
-	 * again, as PostgreSQL's single statement does.
+	 * Without data-modifying CTEs a begin is up to three statements, each its own transaction and
+	 * deciding on the latest row: the insert (a new key, the common case, in one round trip), else a
+	 * read of the row that is there (the answer, unless it has expired), else the conditional takeover
+	 * of the expired row. A row that changes between them (deleted, or taken over by another caller
+	 * first) makes the caller ask again, as PostgreSQL's single statement does. They run on one
+	 * connection checkout (the template's settings, a network timeout included, apply to each).
 	 */
 	@Override
 	@Nullable BeginResult begin(JdbcTemplate jdbc, String scope, String fingerprint, String token,
 			long leaseMillis) {
-		try {
-			jdbc.update(this.insert, scope, fingerprint, token, leaseMillis, leaseMillis);
+		return jdbc.execute((ConnectionCallback<@Nullable BeginResult>) (connection) -> {
+			JdbcTemplate one = new JdbcTemplate(new SingleConnectionDataSource(connection, true));
+			one.setExceptionTranslator(jdbc.getExceptionTranslator());
+			return beginOn(one, scope, fingerprint, token, leaseMillis);
+		});
+	}
+
+	private @Nullable BeginResult beginOn(JdbcTemplate one, String scope, String fingerprint, String token,
+			long leaseMillis) {
+		if (one.update(this.insert, scope, fingerprint, token, leaseMillis, leaseMillis) == 1) {
 			return BeginResult.acquired();
 		}
-		catch (DuplicateKeyException ex) {
-			// The key is taken: read what holds it.
-		}
-		Found found = jdbc.query(this.read,
+		Found found = one.query(this.read,
 				(rs) -> rs.next() ? new Found(rs.getBoolean("expired"), JdbcStatements.answer(rs)) : null, fingerprint,
 				fingerprint, fingerprint, scope);
 		if (found == null || !found.expired()) {
 			return (found != null) ? found.answer() : null;
 		}
-		return (jdbc.update(this.takeOver, fingerprint, token, leaseMillis, leaseMillis, scope) == 1)
+		return (one.update(this.takeOver, fingerprint, token, leaseMillis, leaseMillis, scope) == 1)
 				? BeginResult.acquired() : null;
 	}
 
