@@ -56,7 +56,7 @@ class JdbcStoreConfiguration {
 	JdbcIdempotencyStore jdbcIdempotencyStore(ObjectProvider<JdbcTemplate> jdbcTemplate, DataSource dataSource,
 			ModelgateIdempotencyProperties properties) {
 		JdbcDatabase database = database(dataSource);
-		JdbcIdempotencyStore.CallLimit callLimit = callLimit(dataSource, properties.getOperationTimeout());
+		JdbcIdempotencyStore.CallLimit callLimit = callLimit(dataSource, database, properties.getOperationTimeout());
 		return new JdbcIdempotencyStore(database, jdbcTemplate.getIfUnique(() -> new JdbcTemplate(dataSource)),
 				properties.getJdbc().getTableName(), properties.getTtl(), properties.getJdbc().isSynchronousCommit(),
 				callLimit);
@@ -68,10 +68,10 @@ class JdbcStoreConfiguration {
 	 * statement at least 250 ms of half of it; {@code null} (each call handed to a thread that can be abandoned) on any
 	 * other DataSource, a pool that can be suspended, or one not started (the database was down).
 	 */
-	private static JdbcIdempotencyStore.@Nullable CallLimit callLimit(DataSource dataSource,
+	private static JdbcIdempotencyStore.@Nullable CallLimit callLimit(DataSource dataSource, JdbcDatabase database,
 			Duration operationTimeout) {
-		JdbcIdempotencyStore.CallLimit limit = (HIKARI_PRESENT) ? Hikari.callLimit(dataSource, operationTimeout)
-				: null;
+		JdbcIdempotencyStore.CallLimit limit = (HIKARI_PRESENT)
+				? Hikari.callLimit(dataSource, operationTimeout, database.statementsPerCall()) : null;
 		if (limit != null) {
 			logger.info("Idempotency JDBC store calls run on the request thread: a connection checkout waits at most "
 					+ limit.connectionWait().toMillis() + " ms and each statement " + limit.networkTimeout().toMillis()
@@ -149,17 +149,19 @@ class JdbcStoreConfiguration {
 		/**
 		 * A checkout waits at most the pool's {@code connection-timeout} for a connection, and then
 		 * its {@code validation-timeout} to check one that has been idle; HikariCP opens connections
-		 * on threads of its own, never the caller's. A call is at most two statements, each with its
-		 * checkout, so each statement gets half of {@code operation-timeout} less the checkout.
+		 * on threads of its own, never the caller's. A call is at most {@code statementsPerCall}
+		 * statements (two on PostgreSQL, three on MariaDB and MySQL), each with its checkout, so each
+		 * statement gets that share of {@code operation-timeout} less the checkout.
 		 */
-		static JdbcIdempotencyStore.@Nullable CallLimit callLimit(DataSource dataSource, Duration operationTimeout) {
+		static JdbcIdempotencyStore.@Nullable CallLimit callLimit(DataSource dataSource, Duration operationTimeout,
+				int statementsPerCall) {
 			if (!(dataSource instanceof HikariDataSource hikari) || hikari.isAllowPoolSuspension()
 					|| hikari.getHikariPoolMXBean() == null) {
 				return null;
 			}
 			Duration checkout = Duration.ofMillis(hikari.getConnectionTimeout())
 				.plus(Duration.ofMillis(hikari.getValidationTimeout()));
-			Duration network = operationTimeout.dividedBy(2).minus(checkout);
+			Duration network = operationTimeout.dividedBy(statementsPerCall).minus(checkout);
 			return (network.compareTo(SHORTEST_NETWORK_TIMEOUT) >= 0)
 					? new JdbcIdempotencyStore.CallLimit(checkout, network) : null;
 		}

@@ -244,6 +244,19 @@ class JdbcStoreConfigurationTests {
 	}
 
 	@Test
+	void onMariaDbACallCanBeThreeStatementsSoTheCheckoutMustLeaveAThirdOfTheOperationTimeout() {
+		try (HikariDataSource pool = hikari(MariaDbTestServer.hikari(), 250, 250)) {
+			// 2s / 3 leaves 166 ms after the checkout: less than a statement's 250 ms floor.
+			this.contextRunner.withBean(DataSource.class, () -> pool)
+				.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit()).isNull());
+			this.contextRunner.withBean(DataSource.class, () -> pool)
+				.withPropertyValues("modelgate.idempotency.operation-timeout=3s")
+				.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
+					.isEqualTo(Duration.ofSeconds(3)));
+		}
+	}
+
+	@Test
 	void aPoolThatMayWaitLongerForAConnectionOrAnotherDataSourceLeavesTheCallsToBeHandedOff() {
 		// HikariCP's default checkout timeout, 30s, is longer than any operation-timeout here.
 		try (HikariDataSource pool = hikari(30_000, 5_000)) {
@@ -276,7 +289,10 @@ class JdbcStoreConfigurationTests {
 	}
 
 	private static HikariDataSource hikari(long connectionTimeout, long validationTimeout) {
-		HikariDataSource shared = PostgresTestServer.hikari();
+		return hikari(PostgresTestServer.hikari(), connectionTimeout, validationTimeout);
+	}
+
+	private static HikariDataSource hikari(HikariDataSource shared, long connectionTimeout, long validationTimeout) {
 		HikariDataSource pool = new HikariDataSource();
 		pool.setJdbcUrl(shared.getJdbcUrl());
 		pool.setUsername(shared.getUsername());
