@@ -1,15 +1,11 @@
 package dev.modelgate.idempotency.testsupport;
 
-import java.nio.charset.StandardCharsets;
-
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
-import org.springframework.core.io.ByteArrayResource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 /**
  * The MariaDB server the JDBC tests run on: the one at {@code MARIADB_HOST:MARIADB_PORT} (default
@@ -52,32 +48,17 @@ public final class MariaDbTestServer {
 		return new JdbcTemplate(dataSource());
 	}
 
-	/** {@return the JDBC URL of the server, for a test's own DataSource} */
-	public static String url() {
+	private static String url() {
 		return "jdbc:mariadb://" + env("MARIADB_HOST", "127.0.0.1") + ":" + env("MARIADB_PORT", "3306") + "/"
 				+ env("MARIADB_DATABASE", "test");
 	}
 
-	/** {@return the user to connect as} */
-	public static String user() {
+	private static String user() {
 		return env("MARIADB_USER", "root");
 	}
 
-	/** {@return the user's password} */
-	public static String password() {
+	private static String password() {
 		return env("MARIADB_PASSWORD", "");
-	}
-
-	/**
-	 * Drops {@code tableName} and its events table and creates them again with {@code schema}, the
-	 * store's MariaDB script for it.
-	 * @param tableName the table
-	 * @param schema the SQL script that creates it
-	 */
-	public static void recreateTable(String tableName, String schema) {
-		jdbcTemplate().execute("DROP TABLE IF EXISTS " + tableName + "_events, " + tableName);
-		new ResourceDatabasePopulator(new ByteArrayResource(schema.getBytes(StandardCharsets.UTF_8)))
-			.execute(dataSource());
 	}
 
 	private static HikariConfig poolConfig() {
