@@ -12,7 +12,7 @@ published=(
   modelgate-idempotency-bom
   modelgate-idempotency-core
   modelgate-idempotency-redis
-  modelgate-idempotency-postgresql
+  modelgate-idempotency-jdbc
   modelgate-idempotency-http
   modelgate-idempotency-webmvc
   modelgate-idempotency-webflux

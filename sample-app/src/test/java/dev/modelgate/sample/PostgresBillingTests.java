@@ -2,6 +2,7 @@ package dev.modelgate.sample;
 
 import java.net.http.HttpResponse;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -68,7 +69,7 @@ class PostgresBillingTests extends StubbedProviderTests {
 	@Test
 	void billingSchemaScriptRunsConcurrentlyOnAFreshDatabase() throws Exception {
 		String schema = "billing_race_" + UUID.randomUUID().toString().replace("-", "");
-		this.jdbc.execute("CREATE SCHEMA " + schema);
+		this.jdbc.execute("CREATE " + schemaKind() + " " + schema);
 		int instances = 8;
 		ExecutorService pool = Executors.newFixedThreadPool(instances);
 		CountDownLatch start = new CountDownLatch(1);
@@ -78,9 +79,7 @@ class PostgresBillingTests extends StubbedProviderTests {
 				runs.add(pool.submit(() -> {
 					start.await();
 					try (Connection connection = this.jdbc.getDataSource().getConnection()) {
-						connection.createStatement().execute("SET search_path TO " + schema);
-						ScriptUtils.executeSqlScript(connection, new ClassPathResource("billing/schema.sql"));
-						connection.createStatement().execute("RESET search_path");
+						runBillingScriptIn(connection, schema);
 					}
 					return null;
 				}));
@@ -94,8 +93,24 @@ class PostgresBillingTests extends StubbedProviderTests {
 		}
 		finally {
 			pool.shutdownNow();
-			this.jdbc.execute("DROP SCHEMA " + schema + " CASCADE");
+			this.jdbc.execute("DROP " + schemaKind() + " " + schema + dropOptions());
 		}
+	}
+
+	/** What holds a set of tables: a schema here, a database on MariaDB. */
+	String schemaKind() {
+		return "SCHEMA";
+	}
+
+	String dropOptions() {
+		return " CASCADE";
+	}
+
+	/** Runs the profile's billing script with {@code schema} as the connection's default for unqualified tables. */
+	void runBillingScriptIn(Connection connection, String schema) throws SQLException {
+		connection.createStatement().execute("SET search_path TO " + schema);
+		ScriptUtils.executeSqlScript(connection, new ClassPathResource("billing/schema.sql"));
+		connection.createStatement().execute("RESET search_path");
 	}
 
 	@Test

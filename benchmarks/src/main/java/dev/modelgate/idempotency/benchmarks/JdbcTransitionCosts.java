@@ -32,7 +32,7 @@ import dev.modelgate.idempotency.jdbc.MarkAppliedTransactionListener;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.modelgate.idempotency.benchmarks.JdbcTransitionCosts [calls]
- * java -cp /older/modelgate-idempotency-postgresql-0.1.0-SNAPSHOT.jar:benchmarks/target/benchmarks.jar \
+ * java -cp /older/modelgate-idempotency-jdbc-0.1.0-SNAPSHOT.jar:benchmarks/target/benchmarks.jar \
  *   dev.modelgate.idempotency.benchmarks.JdbcTransitionCosts [calls]
  * </pre>
  *

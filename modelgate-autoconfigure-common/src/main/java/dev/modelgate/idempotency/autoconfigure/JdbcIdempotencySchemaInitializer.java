@@ -8,10 +8,12 @@ import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.DatabaseInitializationSettings;
 
+import dev.modelgate.idempotency.jdbc.JdbcDatabase;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchema;
 
 /**
- * Creates the idempotency table at start-up from {@value #SCHEMA_LOCATION}, as Spring Session does for
+ * Creates the idempotency table at start-up from the database's script ({@value #SCHEMA_LOCATION} on
+ * PostgreSQL, {@value #MARIADB_SCHEMA_LOCATION} on MariaDB and MySQL), as Spring Session does for
  * its JDBC store: {@code always}, only for an embedded database, or {@code never} (then nothing
  * touches the database at start-up). The script creates only what is missing, so it is safe on every
  * start, and instances that start together take turns (see {@link #runScripts}). Its
@@ -21,7 +23,12 @@ import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchema;
 public class JdbcIdempotencySchemaInitializer extends DataSourceScriptDatabaseInitializer {
 
 	/** The PostgreSQL DDL, also the source to copy into a Flyway or Liquibase migration. */
-	public static final String SCHEMA_LOCATION = "classpath:" + JdbcIdempotencySchema.LOCATION;
+	public static final String SCHEMA_LOCATION = "classpath:" + JdbcIdempotencySchema.POSTGRESQL;
+
+	/** The MariaDB and MySQL DDL. */
+	public static final String MARIADB_SCHEMA_LOCATION = "classpath:" + JdbcIdempotencySchema.MARIADB;
+
+	private final JdbcDatabase database;
 
 	private final String tableName;
 
@@ -34,15 +41,28 @@ public class JdbcIdempotencySchemaInitializer extends DataSourceScriptDatabaseIn
 	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
 	 */
 	public JdbcIdempotencySchemaInitializer(DataSource dataSource, String tableName, DatabaseInitializationMode mode) {
-		super(dataSource, settings(mode));
-		JdbcIdempotencySchema.script(tableName);
+		this(dataSource, JdbcDatabase.POSTGRESQL, tableName, mode);
+	}
+
+	/**
+	 * @param dataSource where to create the table
+	 * @param database which database it is, whose script creates the table
+	 * @param tableName the table, {@code name} or {@code schema.name}
+	 * @param mode when to create it
+	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
+	 */
+	public JdbcIdempotencySchemaInitializer(DataSource dataSource, JdbcDatabase database, String tableName,
+			DatabaseInitializationMode mode) {
+		super(dataSource, settings(database, mode));
+		JdbcIdempotencySchema.script(database, tableName);
+		this.database = database;
 		this.tableName = tableName;
 		this.dataSource = dataSource;
 	}
 
-	private static DatabaseInitializationSettings settings(DatabaseInitializationMode mode) {
+	private static DatabaseInitializationSettings settings(JdbcDatabase database, DatabaseInitializationMode mode) {
 		DatabaseInitializationSettings settings = new DatabaseInitializationSettings();
-		settings.setSchemaLocations(List.of(SCHEMA_LOCATION));
+		settings.setSchemaLocations(List.of("classpath:" + database.schemaLocation()));
 		settings.setMode(mode);
 		return settings;
 	}
@@ -50,7 +70,7 @@ public class JdbcIdempotencySchemaInitializer extends DataSourceScriptDatabaseIn
 	/** Runs the store's own script under its lock (see {@link JdbcIdempotencySchema#create}). */
 	@Override
 	protected void runScripts(Scripts scripts) {
-		JdbcIdempotencySchema.create(this.dataSource, this.tableName);
+		JdbcIdempotencySchema.create(this.dataSource, this.database, this.tableName);
 	}
 
 }

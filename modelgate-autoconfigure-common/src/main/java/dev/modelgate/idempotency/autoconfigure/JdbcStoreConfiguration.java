@@ -1,6 +1,5 @@
 package dev.modelgate.idempotency.autoconfigure;
 
-import java.sql.DatabaseMetaData;
 import java.time.Duration;
 
 import javax.sql.DataSource;
@@ -25,12 +24,14 @@ import org.springframework.util.ClassUtils;
 
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyProperties.StoreType;
 import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.jdbc.JdbcDatabase;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyPurger;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyStore;
 import dev.modelgate.idempotency.jdbc.MarkAppliedTransactionListener;
 
 /**
- * The PostgreSQL store on the application's DataSource, with its schema initializer, the purge of
+ * The JDBC store on the application's DataSource (PostgreSQL, MariaDB or MySQL, with the statements
+ * of the database its metadata names), with its schema initializer, the purge of
  * expired records, and the transaction listener that marks records applied in business transactions
  * (Spring Boot registers {@code TransactionExecutionListener} beans on the transaction managers it
  * auto-configures). spring-tx needs no condition of its own: JdbcTemplate cannot work without it.
@@ -54,9 +55,9 @@ class JdbcStoreConfiguration {
 	@Bean
 	JdbcIdempotencyStore jdbcIdempotencyStore(ObjectProvider<JdbcTemplate> jdbcTemplate, DataSource dataSource,
 			ModelgateIdempotencyProperties properties) {
-		requirePostgresql(dataSource);
-		JdbcIdempotencyStore.CallLimit callLimit = callLimit(dataSource, properties.getOperationTimeout());
-		return new JdbcIdempotencyStore(jdbcTemplate.getIfUnique(() -> new JdbcTemplate(dataSource)),
+		JdbcDatabase database = database(dataSource);
+		JdbcIdempotencyStore.CallLimit callLimit = callLimit(dataSource, database, properties.getOperationTimeout());
+		return new JdbcIdempotencyStore(database, jdbcTemplate.getIfUnique(() -> new JdbcTemplate(dataSource)),
 				properties.getJdbc().getTableName(), properties.getTtl(), properties.getJdbc().isSynchronousCommit(),
 				callLimit);
 	}
@@ -67,10 +68,10 @@ class JdbcStoreConfiguration {
 	 * statement at least 250 ms of half of it; {@code null} (each call handed to a thread that can be abandoned) on any
 	 * other DataSource, a pool that can be suspended, or one not started (the database was down).
 	 */
-	private static JdbcIdempotencyStore.@Nullable CallLimit callLimit(DataSource dataSource,
+	private static JdbcIdempotencyStore.@Nullable CallLimit callLimit(DataSource dataSource, JdbcDatabase database,
 			Duration operationTimeout) {
-		JdbcIdempotencyStore.CallLimit limit = (HIKARI_PRESENT) ? Hikari.callLimit(dataSource, operationTimeout)
-				: null;
+		JdbcIdempotencyStore.CallLimit limit = (HIKARI_PRESENT)
+				? Hikari.callLimit(dataSource, operationTimeout, database.statementsPerCall()) : null;
 		if (limit != null) {
 			logger.info("Idempotency JDBC store calls run on the request thread: a connection checkout waits at most "
 					+ limit.connectionWait().toMillis() + " ms and each statement " + limit.networkTimeout().toMillis()
@@ -88,7 +89,7 @@ class JdbcStoreConfiguration {
 	@ConditionalOnMissingBean
 	JdbcIdempotencySchemaInitializer jdbcIdempotencySchemaInitializer(DataSource dataSource,
 			ModelgateIdempotencyProperties properties) {
-		return new JdbcIdempotencySchemaInitializer(dataSource, properties.getJdbc().getTableName(),
+		return new JdbcIdempotencySchemaInitializer(dataSource, database(dataSource), properties.getJdbc().getTableName(),
 				DatabaseInitializationMode.valueOf(properties.getJdbc().getInitializeSchema().name()));
 	}
 
@@ -106,27 +107,41 @@ class JdbcStoreConfiguration {
 	}
 
 	/**
-	 * Refuses a database the store has no statements for (an embedded H2 would otherwise start and fail
-	 * on the first keyed request). A database that cannot be reached now is let through: an outage at
-	 * start-up must not stop the application, and requests get 503 until it is back.
+	 * The database whose statements the store runs, from the DataSource's metadata (MySQL
+	 * Connector/J on a MariaDB server names the product MySQL and the version MariaDB: MariaDB).
+	 * Refuses a database the store has no statements for (an embedded H2 would otherwise start and
+	 * fail on the first keyed request). A database that cannot be reached now is let through, as the
+	 * one its pool's JDBC URL names, else PostgreSQL: an outage at start-up must not stop the
+	 * application, and requests get 503 until it is back.
 	 */
-	private static void requirePostgresql(DataSource dataSource) {
-		String product;
+	private static JdbcDatabase database(DataSource dataSource) {
+		String[] product;
 		try {
-			product = JdbcUtils.extractDatabaseMetaData(dataSource, DatabaseMetaData::getDatabaseProductName);
+			product = JdbcUtils.extractDatabaseMetaData(dataSource,
+					(metaData) -> new String[] { metaData.getDatabaseProductName(), metaData.getDatabaseProductVersion() });
 		}
 		catch (MetaDataAccessException ex) {
-			logger.warn("Could not tell which database the idempotency JDBC store is on (it supports PostgreSQL only): "
+			JdbcDatabase guess = (HIKARI_PRESENT) ? Hikari.databaseOfUrl(dataSource) : JdbcDatabase.POSTGRESQL;
+			logger.warn("Could not tell which database the idempotency JDBC store is on (it supports "
+					+ JdbcDatabase.supported() + "); using the statements for " + guess.productName() + ": "
 					+ ex.getMessage());
-			return;
+			return guess;
 		}
-		if (!"PostgreSQL".equalsIgnoreCase(product)) {
-			throw new UnsupportedIdempotencyDatabaseException(product);
-		}
+		return JdbcDatabase.of(product[0], product[1])
+			.orElseThrow(() -> new UnsupportedIdempotencyDatabaseException(product[0]));
 	}
 
 	/** Kept apart so that nothing loads HikariCP when it is absent. */
 	private static final class Hikari {
+
+		/** The database a HikariCP pool's JDBC URL names, PostgreSQL for any other DataSource or URL. */
+		static JdbcDatabase databaseOfUrl(DataSource dataSource) {
+			String url = (dataSource instanceof HikariDataSource hikari) ? hikari.getJdbcUrl() : null;
+			if (url != null && url.startsWith("jdbc:mariadb:")) {
+				return JdbcDatabase.MARIADB;
+			}
+			return (url != null && url.startsWith("jdbc:mysql:")) ? JdbcDatabase.MYSQL : JdbcDatabase.POSTGRESQL;
+		}
 
 		/** Statements get at least this long: HikariCP's own floor for its timeouts. */
 		private static final Duration SHORTEST_NETWORK_TIMEOUT = Duration.ofMillis(250);
@@ -134,17 +149,19 @@ class JdbcStoreConfiguration {
 		/**
 		 * A checkout waits at most the pool's {@code connection-timeout} for a connection, and then
 		 * its {@code validation-timeout} to check one that has been idle; HikariCP opens connections
-		 * on threads of its own, never the caller's. A call is at most two statements, each with its
-		 * checkout, so each statement gets half of {@code operation-timeout} less the checkout.
+		 * on threads of its own, never the caller's. A call is at most {@code statementsPerCall}
+		 * statements (two on PostgreSQL, three on MariaDB and MySQL), each with its checkout, so each
+		 * statement gets that share of {@code operation-timeout} less the checkout.
 		 */
-		static JdbcIdempotencyStore.@Nullable CallLimit callLimit(DataSource dataSource, Duration operationTimeout) {
+		static JdbcIdempotencyStore.@Nullable CallLimit callLimit(DataSource dataSource, Duration operationTimeout,
+				int statementsPerCall) {
 			if (!(dataSource instanceof HikariDataSource hikari) || hikari.isAllowPoolSuspension()
 					|| hikari.getHikariPoolMXBean() == null) {
 				return null;
 			}
 			Duration checkout = Duration.ofMillis(hikari.getConnectionTimeout())
 				.plus(Duration.ofMillis(hikari.getValidationTimeout()));
-			Duration network = operationTimeout.dividedBy(2).minus(checkout);
+			Duration network = operationTimeout.dividedBy(statementsPerCall).minus(checkout);
 			return (network.compareTo(SHORTEST_NETWORK_TIMEOUT) >= 0)
 					? new JdbcIdempotencyStore.CallLimit(checkout, network) : null;
 		}

@@ -564,7 +564,7 @@ public class ModelgateIdempotencyProperties implements Validator {
 		/** Redis, through the application's RedisConnectionFactory. */
 		REDIS,
 
-		/** A relational database (PostgreSQL), through the application's DataSource. */
+		/** A relational database (PostgreSQL, MariaDB or MySQL), through the application's DataSource. */
 		JDBC,
 
 		/** The JVM's memory: a single process only, records lost on restart. */
@@ -659,7 +659,8 @@ public class ModelgateIdempotencyProperties implements Validator {
 		 * Whether every write of the JDBC store waits for PostgreSQL to flush it to disk. Off: begin,
 		 * stream appends and the purge commit with synchronous_commit=off for themselves alone
 		 * (visible to all at once); complete, release, renew and the applied mark always wait, and
-		 * their flush makes the earlier writes durable too.
+		 * their flush makes the earlier writes durable too. PostgreSQL only: on MariaDB and MySQL every
+		 * write commits as the server is configured (innodb_flush_log_at_trx_commit).
 		 */
 		private boolean synchronousCommit;
 

@@ -36,7 +36,7 @@ class NoIdempotencyStoreFailureAnalyzer extends AbstractFailureAnalyzer<NoIdempo
 					(do not exclude it) and set spring.data.redis.host, or declare a RedisConnectionFactory bean.""";
 		}
 		String action = "Give the starter a store, in one of these ways:\n" + redis + "\n" + """
-				  - PostgreSQL: add org.springframework.boot:spring-boot-starter-jdbc and a driver, set spring.datasource.url \
+				  - PostgreSQL, MariaDB or MySQL: add org.springframework.boot:spring-boot-starter-jdbc and a driver, set spring.datasource.url \
 				and modelgate.idempotency.store=jdbc.
 				  - A single process only (tests, demos): set modelgate.idempotency.store=memory.
 				  - Or declare your own dev.modelgate.idempotency.core.IdempotencyStore bean, \

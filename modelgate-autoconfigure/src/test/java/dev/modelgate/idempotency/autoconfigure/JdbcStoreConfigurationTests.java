@@ -28,11 +28,13 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
 
+import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyPurger;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyStore;
 import dev.modelgate.idempotency.jdbc.MarkAppliedTransactionListener;
+import dev.modelgate.idempotency.testsupport.MariaDbTestServer;
 import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -76,7 +78,7 @@ class JdbcStoreConfigurationTests {
 				assertThat(context).as("store=%s", store).hasFailed();
 				assertThat(context.getStartupFailure()).rootCause()
 					.isInstanceOf(UnsupportedIdempotencyDatabaseException.class)
-					.hasMessageContaining("PostgreSQL only")
+					.hasMessageContaining("supports PostgreSQL, MariaDB and MySQL")
 					.hasMessageContaining("H2");
 				FailureAnalysis analysis = new UnsupportedIdempotencyDatabaseFailureAnalyzer()
 					.analyze(context.getStartupFailure());
@@ -178,6 +180,48 @@ class JdbcStoreConfigurationTests {
 		dropTable(table);
 	}
 
+	@Test
+	void onMariaDbTheStoreRunsTheMariaDbStatementsOnTheTableItsScriptCreated() {
+		String table = uniqueTableName();
+		RecordingDataSource recording = new RecordingDataSource(MariaDbTestServer.dataSource());
+		this.contextRunner.withBean(DataSource.class, () -> recording)
+			.withPropertyValues("modelgate.idempotency.store=jdbc", "modelgate.idempotency.jdbc.table-name=" + table,
+					"modelgate.idempotency.jdbc.initialize-schema=always")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(JdbcIdempotencyStore.class)
+					.hasSingleBean(JdbcIdempotencyPurger.class)
+					.hasSingleBean(MarkAppliedTransactionListener.class);
+				assertThat(MariaDbTestServer.jdbcTemplate()
+					.queryForList("SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() "
+							+ "AND table_name LIKE ?", String.class, table + "%"))
+					.containsExactlyInAnyOrder(table, table + "_events");
+				recording.statements.clear();
+				JdbcIdempotencyStore store = context.getBean(JdbcIdempotencyStore.class);
+				String scope = UUID.randomUUID().toString().replace("-", "");
+				assertThat(store.begin(scope, "fp", UUID.randomUUID().toString(), Duration.ofSeconds(5)).outcome())
+					.isEqualTo(BeginResult.Outcome.ACQUIRED);
+				assertThat(store.begin(scope, "fp", UUID.randomUUID().toString(), Duration.ofSeconds(5)).outcome())
+					.isEqualTo(BeginResult.Outcome.IN_PROGRESS);
+				assertThat(recording.statements).isNotEmpty().allMatch((sql) -> sql.contains("UTC_TIMESTAMP(6)"));
+			});
+		MariaDbTestServer.jdbcTemplate().execute("DROP TABLE IF EXISTS " + table + "_events, " + table);
+	}
+
+	@Test
+	void onMariaDbInitializeSchemaNeverLeavesTheDatabaseAlone() {
+		String table = uniqueTableName();
+		this.contextRunner.withBean(DataSource.class, MariaDbTestServer::dataSource)
+			.withPropertyValues("modelgate.idempotency.store=jdbc", "modelgate.idempotency.jdbc.table-name=" + table,
+					"modelgate.idempotency.jdbc.initialize-schema=never")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(JdbcIdempotencyStore.class);
+				assertThat(MariaDbTestServer.jdbcTemplate()
+					.queryForObject("SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() "
+							+ "AND table_name = ?", Integer.class, table))
+					.isZero();
+			});
+	}
+
 	private static String uniqueTableName() {
 		return "modelgate_idempotency_config_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
 	}
@@ -196,6 +240,19 @@ class JdbcStoreConfigurationTests {
 				.withPropertyValues("modelgate.idempotency.operation-timeout=4s")
 				.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
 					.isEqualTo(Duration.ofSeconds(4)));
+		}
+	}
+
+	@Test
+	void onMariaDbACallCanBeThreeStatementsSoTheCheckoutMustLeaveAThirdOfTheOperationTimeout() {
+		try (HikariDataSource pool = hikari(MariaDbTestServer.hikari(), 250, 250)) {
+			// 2s / 3 leaves 166 ms after the checkout: less than a statement's 250 ms floor.
+			this.contextRunner.withBean(DataSource.class, () -> pool)
+				.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit()).isNull());
+			this.contextRunner.withBean(DataSource.class, () -> pool)
+				.withPropertyValues("modelgate.idempotency.operation-timeout=3s")
+				.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
+					.isEqualTo(Duration.ofSeconds(3)));
 		}
 	}
 
@@ -232,7 +289,10 @@ class JdbcStoreConfigurationTests {
 	}
 
 	private static HikariDataSource hikari(long connectionTimeout, long validationTimeout) {
-		HikariDataSource shared = PostgresTestServer.hikari();
+		return hikari(PostgresTestServer.hikari(), connectionTimeout, validationTimeout);
+	}
+
+	private static HikariDataSource hikari(HikariDataSource shared, long connectionTimeout, long validationTimeout) {
 		HikariDataSource pool = new HikariDataSource();
 		pool.setJdbcUrl(shared.getJdbcUrl());
 		pool.setUsername(shared.getUsername());

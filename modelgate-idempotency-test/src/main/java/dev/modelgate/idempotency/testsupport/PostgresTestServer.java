@@ -15,7 +15,6 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 
@@ -27,7 +26,7 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
  */
 public final class PostgresTestServer {
 
-	private static DataSource dataSource;
+	private static final TestPool POOL = new TestPool(PostgresTestServer::poolConfig);
 
 	private PostgresTestServer() {
 	}
@@ -37,23 +36,13 @@ public final class PostgresTestServer {
 	 * application context that is given it as a bean cannot close it under the other tests.
 	 * @return the shared DataSource
 	 */
-	public static synchronized DataSource dataSource() {
-		if (dataSource == null) {
-			HikariDataSource pool = new HikariDataSource(poolConfig());
-			Runtime.getRuntime().addShutdownHook(new Thread(pool::close));
-			dataSource = new DelegatingDataSource(pool);
-		}
-		return dataSource;
+	public static DataSource dataSource() {
+		return POOL.dataSource();
 	}
 
 	/** {@return the HikariCP pool behind {@link #dataSource()}, for tests of what a pool's settings change} */
 	public static HikariDataSource hikari() {
-		try {
-			return dataSource().unwrap(HikariDataSource.class);
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(ex);
-		}
+		return POOL.hikari();
 	}
 
 	/** {@return a JdbcTemplate on the shared DataSource} */

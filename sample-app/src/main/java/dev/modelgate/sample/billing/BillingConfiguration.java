@@ -6,7 +6,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * PostgreSQL balances when the application has a database (the postgres profile), memory otherwise.
+ * Balances in the database when the application has one (the postgres and mariadb profiles), memory otherwise.
  */
 @Configuration(proxyBeanMethods = false)
 class BillingConfiguration {
