@@ -85,23 +85,13 @@ class StreamFollowerCrowdHttpTests {
 		InputStream firstBody = first.body();
 		String firstHalf = readUntil(firstBody, "{\"n\":2}\n\n");
 
-		List<CompletableFuture<HttpResponse<byte[]>>> followers = new ArrayList<>();
-		for (int i = 0; i < FOLLOWERS; i++) {
-			followers.add(this.client.sendAsync(request("/events?count=5&gateAfter=2", key).build(),
-					HttpResponse.BodyHandlers.ofByteArray()));
-		}
+		List<CompletableFuture<HttpResponse<byte[]>>> followers = crowd(request("/events?count=5&gateAfter=2", key));
 		await("every duplicate attached").atMost(Duration.ofSeconds(60))
 			.until(() -> decisions("attached") == attachedBefore + FOLLOWERS);
 
 		// The stream is still held at its gate, every follower waits for its next event: with a thread
 		// each, the 16 request threads would all be taken and these would wait for the stream's end.
-		List<HttpResponse<String>> unrelated = new ArrayList<>();
-		for (int i = 0; i < 3 * REQUEST_THREADS; i++) {
-			unrelated.add(this.client.send(HttpRequest.newBuilder(URI.create(url("/plain")))
-				.timeout(Duration.ofSeconds(20))
-				.GET()
-				.build(), HttpResponse.BodyHandlers.ofString()));
-		}
+		List<HttpResponse<String>> unrelated = unrelatedRequests();
 		HttpResponse<byte[]> oneTooMany = this.client.send(request("/events?count=5&gateAfter=2", key).build(),
 				HttpResponse.BodyHandlers.ofByteArray());
 		assertThat(followers).noneMatch(CompletableFuture::isDone);
@@ -149,23 +139,14 @@ class StreamFollowerCrowdHttpTests {
 				HttpResponse.BodyHandlers.ofByteArray());
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.invocations.count("events-thinking") == 1);
 
-		List<CompletableFuture<HttpResponse<byte[]>>> waiting = new ArrayList<>();
-		for (int i = 0; i < FOLLOWERS; i++) {
-			waiting.add(this.client.sendAsync(request(path, key).header("Accept", "text/event-stream").build(),
-					HttpResponse.BodyHandlers.ofByteArray()));
-		}
+		List<CompletableFuture<HttpResponse<byte[]>>> waiting = crowd(
+				request(path, key).header("Accept", "text/event-stream"));
 		await("every duplicate waits for the stream").atMost(Duration.ofSeconds(60))
 			.until(() -> decisions("waited") == waitedBefore + FOLLOWERS);
 
 		// The first request holds one thread at its gate; with a thread each, the waiting duplicates would
 		// take the other 15 and these would wait until stream.head-wait ran out.
-		List<HttpResponse<String>> unrelated = new ArrayList<>();
-		for (int i = 0; i < 3 * REQUEST_THREADS; i++) {
-			unrelated.add(this.client.send(HttpRequest.newBuilder(URI.create(url("/plain")))
-				.timeout(Duration.ofSeconds(20))
-				.GET()
-				.build(), HttpResponse.BodyHandlers.ofString()));
-		}
+		List<HttpResponse<String>> unrelated = unrelatedRequests();
 		assertThat(waiting).noneMatch(CompletableFuture::isDone);
 
 		this.invocations.open();
@@ -178,6 +159,27 @@ class StreamFollowerCrowdHttpTests {
 			assertThat(new String(attached.body(), StandardCharsets.UTF_8)).isEqualTo(whole);
 		}
 		assertThat(this.invocations.count("events")).isEqualTo(1);
+	}
+
+	/** {@value #FOLLOWERS} copies of {@code request}, sent at once. */
+	private List<CompletableFuture<HttpResponse<byte[]>>> crowd(HttpRequest.Builder request) {
+		List<CompletableFuture<HttpResponse<byte[]>>> crowd = new ArrayList<>();
+		for (int i = 0; i < FOLLOWERS; i++) {
+			crowd.add(this.client.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray()));
+		}
+		return crowd;
+	}
+
+	/** Three times as many unrelated requests as there are request threads, one after the other. */
+	private List<HttpResponse<String>> unrelatedRequests() throws IOException, InterruptedException {
+		List<HttpResponse<String>> unrelated = new ArrayList<>();
+		for (int i = 0; i < 3 * REQUEST_THREADS; i++) {
+			unrelated.add(this.client.send(HttpRequest.newBuilder(URI.create(url("/plain")))
+				.timeout(Duration.ofSeconds(20))
+				.GET()
+				.build(), HttpResponse.BodyHandlers.ofString()));
+		}
+		return unrelated;
 	}
 
 	private double decisions(String outcome) {

@@ -466,7 +466,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 * released, the store failed, the wait ran out), the request is dispatched back to this filter,
 	 * which carries the answer out on a container thread as it would have without the wait.
 	 */
-	private final class HeadWait implements AsyncListener {
+	private final class HeadWait extends ClientWatch {
 
 		/** What the dispatch back to the filter carries out. */
 		record Over(HttpDecision.Request decision, KeyedRequest read, @Nullable Attempt attempt, HttpAction action) {
@@ -481,8 +481,6 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		private final String accept;
 
 		private volatile @Nullable AsyncContext async;
-
-		private volatile boolean clientGone;
 
 		HeadWait(HttpDecision.Request decision, KeyedRequest read, HttpServletRequest request) {
 			this.decision = decision;
@@ -511,7 +509,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		}
 
 		private void askAgain() {
-			if (this.clientGone) {
+			if (clientGone()) {
 				return;
 			}
 			IdempotentEndpoint endpoint = this.decision.endpoint();
@@ -549,7 +547,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			AsyncContext context = this.async;
 			try {
 				this.request.setAttribute(HEAD_WAIT_OVER, new Over(this.decision, this.read, attempt, action));
-				if (context == null || this.clientGone) {
+				if (context == null || clientGone()) {
 					throw new IllegalStateException("the client went away");
 				}
 				context.dispatch();
@@ -561,25 +559,6 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 					attempt.lease().release();
 				}
 			}
-		}
-
-		@Override
-		public void onComplete(AsyncEvent event) {
-			this.clientGone = true;
-		}
-
-		@Override
-		public void onTimeout(AsyncEvent event) {
-			this.clientGone = true;
-		}
-
-		@Override
-		public void onError(AsyncEvent event) {
-			this.clientGone = true;
-		}
-
-		@Override
-		public void onStartAsync(AsyncEvent event) {
 		}
 
 	}

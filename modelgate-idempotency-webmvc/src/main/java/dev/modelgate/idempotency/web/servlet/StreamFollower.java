@@ -9,8 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.commons.logging.Log;
@@ -121,7 +119,7 @@ final class StreamFollower {
 	}
 
 	/** One follower's response; touched by one thread at a time. */
-	private final class Following implements AsyncListener {
+	private final class Following extends ClientWatch {
 
 		private final String scope;
 
@@ -134,8 +132,6 @@ final class StreamFollower {
 		private final AtomicBoolean finished = new AtomicBoolean();
 
 		private volatile @Nullable AsyncContext async;
-
-		private volatile boolean clientGone;
 
 		Following(String scope, StreamCursor cursor, OutputStream out, Runnable done) {
 			this.scope = scope;
@@ -187,7 +183,7 @@ final class StreamFollower {
 		}
 
 		private void poll() {
-			if (this.clientGone) {
+			if (clientGone()) {
 				finish();
 				return;
 			}
@@ -231,23 +227,8 @@ final class StreamFollower {
 		}
 
 		@Override
-		public void onComplete(AsyncEvent event) {
-			this.clientGone = true;
+		void completed() {
 			finish();
-		}
-
-		@Override
-		public void onTimeout(AsyncEvent event) {
-			this.clientGone = true;
-		}
-
-		@Override
-		public void onError(AsyncEvent event) {
-			this.clientGone = true;
-		}
-
-		@Override
-		public void onStartAsync(AsyncEvent event) {
 		}
 
 	}
