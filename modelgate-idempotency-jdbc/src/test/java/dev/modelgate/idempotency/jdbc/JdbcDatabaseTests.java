@@ -1,6 +1,13 @@
 package dev.modelgate.idempotency.jdbc;
 
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
+
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+
+import dev.modelgate.idempotency.testsupport.MariaDbTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,6 +24,17 @@ class JdbcDatabaseTests {
 	@Test
 	void mySqlConnectorOnAMariaDbServerIsMariaDb() {
 		assertThat(JdbcDatabase.of("MySQL", "5.5.5-10.11.19-MariaDB-0+deb12u1")).contains(JdbcDatabase.MARIADB);
+	}
+
+	@Test
+	@Tag("store")
+	void whatMySqlConnectorReportsOfTheLocalMariaDbServerIsMariaDb() throws SQLException {
+		try (Connection connection = MariaDbTestServer.dataSourceThroughMySqlConnector().getConnection()) {
+			DatabaseMetaData metadata = connection.getMetaData();
+			assertThat(metadata.getDriverName()).contains("MySQL Connector");
+			assertThat(JdbcDatabase.of(metadata.getDatabaseProductName(), metadata.getDatabaseProductVersion()))
+				.contains(JdbcDatabase.MARIADB);
+		}
 	}
 
 	@Test

@@ -57,6 +57,30 @@ enum TestDatabase {
 			return "jdbc:mariadb://127.0.0.1:" + port + "/test?connectTimeout=2000";
 		}
 
+	},
+
+	/**
+	 * MariaDB through MySQL Connector/J, the driver of a MySQL application: MySQL's statements are
+	 * MariaDB's, so what this adds is the driver's side (update counts, time conversions, errors). No
+	 * MySQL server runs here.
+	 */
+	MARIADB_THROUGH_MYSQL_CONNECTOR(JdbcDatabase.MARIADB, "UTC_TIMESTAMP(6)") {
+
+		@Override
+		DataSource dataSource() {
+			return MariaDbTestServer.dataSourceThroughMySqlConnector();
+		}
+
+		@Override
+		String secondsFromNow(String column) {
+			return MARIADB.secondsFromNow(column);
+		}
+
+		@Override
+		String url(int port) {
+			return "jdbc:mysql://127.0.0.1:" + port + "/test?connectTimeout=2000";
+		}
+
 	};
 
 	private final Set<String> created = ConcurrentHashMap.newKeySet();

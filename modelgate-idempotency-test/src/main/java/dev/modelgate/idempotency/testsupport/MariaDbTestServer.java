@@ -15,7 +15,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 public final class MariaDbTestServer {
 
-	private static final TestPool POOL = new TestPool(MariaDbTestServer::poolConfig);
+	private static final TestPool POOL = new TestPool(() -> poolConfig("modelgate-mariadb-test", url()));
+
+	private static final TestPool MYSQL_CONNECTOR_POOL = new TestPool(
+			() -> poolConfig("modelgate-mariadb-mysql-connector-test", url().replace("jdbc:mariadb:", "jdbc:mysql:")));
 
 	private MariaDbTestServer() {
 	}
@@ -35,6 +38,23 @@ public final class MariaDbTestServer {
 					+ ") and could not connect. Start the local server with: start-stop-daemon --start --oknodo "
 					+ "--background --exec /usr/sbin/mariadbd (or point MARIADB_HOST, MARIADB_PORT, "
 					+ "MARIADB_DATABASE, MARIADB_USER and MARIADB_PASSWORD at another one).", ex);
+		}
+	}
+
+	/**
+	 * The same server through MySQL Connector/J ({@code jdbc:mysql:}, which must be on the test class
+	 * path): what a MySQL application's driver does with the store's statements (its update counts,
+	 * its time zone and type conversions), short of a MySQL server.
+	 * @return a second shared DataSource
+	 * @throws IllegalStateException saying how to start the server, when it does not answer
+	 */
+	public static DataSource dataSourceThroughMySqlConnector() {
+		try {
+			return MYSQL_CONNECTOR_POOL.dataSource();
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalStateException("The MariaDB store tests need MariaDB at " + url() + " (user " + user()
+					+ "), reached here through MySQL Connector/J, and could not connect.", ex);
 		}
 	}
 
@@ -61,12 +81,12 @@ public final class MariaDbTestServer {
 		return env("MARIADB_PASSWORD", "");
 	}
 
-	private static HikariConfig poolConfig() {
+	private static HikariConfig poolConfig(String name, String url) {
 		HikariConfig config = new HikariConfig();
-		config.setPoolName("modelgate-mariadb-test");
+		config.setPoolName(name);
 		// Enough for the race tests' threads to hold a connection each at the same moment.
 		config.setMaximumPoolSize(24);
-		config.setJdbcUrl(url());
+		config.setJdbcUrl(url);
 		config.setUsername(user());
 		config.setPassword(password());
 		// Start-up fails within this when the server is not there, with the reason.
