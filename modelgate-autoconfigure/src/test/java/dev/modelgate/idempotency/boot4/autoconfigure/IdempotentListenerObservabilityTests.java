@@ -5,12 +5,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -36,6 +32,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.messaging.handler.annotation.Header;
 
 import dev.modelgate.idempotency.IdempotentListener;
+import dev.modelgate.idempotency.boot4.autoconfigure.ModelgateIdempotencyListenersAutoConfigurationTests.Runs;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyAutoConfiguration;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyMetricsAutoConfiguration;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyOperationsAutoConfiguration;
@@ -152,29 +149,6 @@ class IdempotentListenerObservabilityTests {
 		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException(ex);
 		}
-	}
-
-	/** How often the listener ran, per key; a bean of its own, since the listener is a proxy. */
-	static class Runs {
-
-		private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
-
-		private final Map<String, CountDownLatch> seen = new ConcurrentHashMap<>();
-
-		void ran(String key) {
-			this.runs.computeIfAbsent(key, (k) -> new AtomicInteger()).incrementAndGet();
-			seen(key).countDown();
-		}
-
-		int runs(String key) {
-			AtomicInteger runs = this.runs.get(key);
-			return (runs != null) ? runs.get() : 0;
-		}
-
-		CountDownLatch seen(String key) {
-			return this.seen.computeIfAbsent(key, (k) -> new CountDownLatch(1));
-		}
-
 	}
 
 	static class Tickets {
