@@ -57,7 +57,7 @@ public final class DecisionReporter {
 	/**
 	 * Reports one decision; a listener that throws is logged and otherwise ignored.
 	 * @param outcome the decision
-	 * @param method the HTTP method, or {@link IdempotencyDecision#OPERATION}
+	 * @param method the HTTP method, {@link IdempotencyDecision#OPERATION} or {@link IdempotencyDecision#LISTENER}
 	 * @param route the route pattern, or the operation's name
 	 * @param scope the hashed scope, or {@code null} when the decision came before there was one
 	 */
@@ -82,7 +82,7 @@ public final class DecisionReporter {
 	/**
 	 * Reports how a keyed request or call was answered and how long it took.
 	 * @param kind a first run or a replay
-	 * @param method the HTTP method, or {@link IdempotencyDecision#OPERATION}
+	 * @param method the HTTP method, {@link IdempotencyDecision#OPERATION} or {@link IdempotencyDecision#LISTENER}
 	 * @param route the route pattern, or the operation's name
 	 * @param duration how long the answer took
 	 */

@@ -88,7 +88,8 @@ public class IdempotencyTemplate {
 	 * @param coordinator begins attempts on the store and keeps their leases
 	 * @param defaults for calls that do not say otherwise
 	 * @param listeners told of every decision, as the web filter tells them: the method of those
-	 * decisions is {@link IdempotencyDecision#OPERATION}, their route the operation's name
+	 * decisions is {@link IdempotentCall#reportedMethod()} ({@link IdempotencyDecision#OPERATION} unless
+	 * the call says otherwise), their route the operation's name
 	 */
 	public IdempotencyTemplate(IdempotencyCoordinator coordinator, Defaults defaults,
 			List<? extends IdempotencyListener> listeners) {
@@ -157,7 +158,7 @@ public class IdempotencyTemplate {
 			switch (attempt.outcome()) {
 				case ACQUIRED:
 					decide(IdempotencyOutcome.ACQUIRED, call, scope);
-					Settlement settlement = new Settlement(attempt.lease(), this.reporter, IdempotencyDecision.OPERATION,
+					Settlement settlement = new Settlement(attempt.lease(), this.reporter, call.reportedMethod(),
 							call.operation(), settings.ttl());
 					try {
 						return new Execution<>(call, settings, attempt.lease(), settlement, round > 0).run(work);
@@ -203,11 +204,11 @@ public class IdempotencyTemplate {
 	}
 
 	private void decide(IdempotencyOutcome outcome, IdempotentCall<?> call, String scope) {
-		this.reporter.decide(outcome, IdempotencyDecision.OPERATION, call.operation(), scope);
+		this.reporter.decide(outcome, call.reportedMethod(), call.operation(), scope);
 	}
 
 	private void responded(IdempotencyListener.ResponseKind kind, IdempotentCall<?> call, long started) {
-		this.reporter.responded(kind, IdempotencyDecision.OPERATION, call.operation(),
+		this.reporter.responded(kind, call.reportedMethod(), call.operation(),
 				Duration.ofNanos(System.nanoTime() - started));
 	}
 

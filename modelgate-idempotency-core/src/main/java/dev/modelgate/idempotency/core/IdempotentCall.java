@@ -42,8 +42,11 @@ public final class IdempotentCall<T> {
 
 	private final Reconciler<T> reconciler;
 
+	private final String reportedMethod;
+
 	private IdempotentCall(String operation, String key, ResultCodec<T> codec, String fingerprint, Duration ttl,
-			Duration leaseTtl, Duration waitTimeout, FailurePolicy failurePolicy, Reconciler<T> reconciler) {
+			Duration leaseTtl, Duration waitTimeout, FailurePolicy failurePolicy, Reconciler<T> reconciler,
+			String reportedMethod) {
 		this.operation = operation;
 		this.key = key;
 		this.codec = codec;
@@ -53,6 +56,7 @@ public final class IdempotentCall<T> {
 		this.waitTimeout = waitTimeout;
 		this.failurePolicy = failurePolicy;
 		this.reconciler = reconciler;
+		this.reportedMethod = reportedMethod;
 	}
 
 	/**
@@ -69,7 +73,8 @@ public final class IdempotentCall<T> {
 		requireText(operation, "operation");
 		requireText(key, "key");
 		Objects.requireNonNull(codec, "codec must not be null");
-		return new IdempotentCall<>(operation, key, codec, null, null, null, null, null, null);
+		return new IdempotentCall<>(operation, key, codec, null, null, null, null, null, null,
+				IdempotencyDecision.OPERATION);
 	}
 
 	/**
@@ -81,7 +86,7 @@ public final class IdempotentCall<T> {
 	 */
 	public IdempotentCall<T> withFingerprint(String fingerprint) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, fingerprint, this.ttl, this.leaseTtl,
-				this.waitTimeout, this.failurePolicy, this.reconciler);
+				this.waitTimeout, this.failurePolicy, this.reconciler, this.reportedMethod);
 	}
 
 	/**
@@ -91,7 +96,7 @@ public final class IdempotentCall<T> {
 	 */
 	public IdempotentCall<T> withTtl(Duration ttl) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, positive(ttl, "ttl"),
-				this.leaseTtl, this.waitTimeout, this.failurePolicy, this.reconciler);
+				this.leaseTtl, this.waitTimeout, this.failurePolicy, this.reconciler, this.reportedMethod);
 	}
 
 	/**
@@ -102,7 +107,7 @@ public final class IdempotentCall<T> {
 	 */
 	public IdempotentCall<T> withLeaseTtl(Duration leaseTtl) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl,
-				positive(leaseTtl, "leaseTtl"), this.waitTimeout, this.failurePolicy, this.reconciler);
+				positive(leaseTtl, "leaseTtl"), this.waitTimeout, this.failurePolicy, this.reconciler, this.reportedMethod);
 	}
 
 	/**
@@ -117,7 +122,7 @@ public final class IdempotentCall<T> {
 			throw new IllegalArgumentException("waitTimeout must not be negative, was " + waitTimeout);
 		}
 		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl, this.leaseTtl,
-				waitTimeout, this.failurePolicy, this.reconciler);
+				waitTimeout, this.failurePolicy, this.reconciler, this.reportedMethod);
 	}
 
 	/**
@@ -128,7 +133,7 @@ public final class IdempotentCall<T> {
 	public IdempotentCall<T> withFailurePolicy(FailurePolicy failurePolicy) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl, this.leaseTtl,
 				this.waitTimeout, Objects.requireNonNull(failurePolicy, "failurePolicy must not be null"),
-				this.reconciler);
+				this.reconciler, this.reportedMethod);
 	}
 
 	/**
@@ -139,12 +144,31 @@ public final class IdempotentCall<T> {
 	 */
 	public IdempotentCall<T> withReconciler(Reconciler<T> reconciler) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl, this.leaseTtl,
-				this.waitTimeout, this.failurePolicy, Objects.requireNonNull(reconciler, "reconciler must not be null"));
+				this.waitTimeout, this.failurePolicy, Objects.requireNonNull(reconciler, "reconciler must not be null"),
+				this.reportedMethod);
+	}
+
+	/**
+	 * The {@link IdempotencyDecision#method() method} this call's decisions are reported with:
+	 * {@link IdempotencyDecision#OPERATION} by default, {@link IdempotencyDecision#LISTENER} for a message
+	 * listener's run. Metrics and logs tell the two apart by it, with the same tags as a request's.
+	 * @param method the method of the reported decisions
+	 * @return a copy of this call reported with that method
+	 */
+	public IdempotentCall<T> withReportedMethod(String method) {
+		requireText(method, "method");
+		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl, this.leaseTtl,
+				this.waitTimeout, this.failurePolicy, this.reconciler, method);
 	}
 
 	/** @return the key space */
 	public String operation() {
 		return this.operation;
+	}
+
+	/** @return the method of this call's reported decisions */
+	public String reportedMethod() {
+		return this.reportedMethod;
 	}
 
 	/** @return how the result is kept */

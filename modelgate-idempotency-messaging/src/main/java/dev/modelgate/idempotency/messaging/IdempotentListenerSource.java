@@ -19,6 +19,7 @@ import org.springframework.util.StringUtils;
 
 import dev.modelgate.idempotency.IdempotentListener;
 import dev.modelgate.idempotency.core.AnnotationDurations;
+import dev.modelgate.idempotency.core.IdempotencyDecision;
 import dev.modelgate.idempotency.core.InvalidIdempotencyKeyException;
 import dev.modelgate.idempotency.operation.OperationDefinition;
 import dev.modelgate.idempotency.operation.OperationSource;
@@ -83,6 +84,12 @@ public class IdempotentListenerSource implements OperationSource {
 			.orElse(null);
 	}
 
+	/** Listener runs are told apart from other operations in metrics and logs. */
+	@Override
+	public String reportedMethod() {
+		return IdempotencyDecision.LISTENER;
+	}
+
 	@Override
 	public Class<? extends Annotation> annotationType() {
 		return IdempotentListener.class;
@@ -95,7 +102,7 @@ public class IdempotentListenerSource implements OperationSource {
 		OperationDefinition.Value scope = StringUtils.hasText(annotation.scope())
 				? OperationDefinition.Value.of(annotation.scope())
 				: (context) -> methodName + "@" + InboundMessages.current().listener();
-		return new OperationDefinition(scope, key(annotation), IdempotentListenerSource::fingerprint, null,
+		return new OperationDefinition(scope, remembered(key(annotation)), IdempotentListenerSource::fingerprint, null,
 				AnnotationDurations.parse(annotation.ttl(), "ttl"),
 				AnnotationDurations.parse(annotation.leaseTtl(), "leaseTtl"), false,
 				(policy) -> policy.retryOn(annotation.retryOn()).recordOn(annotation.recordOn()));
@@ -122,6 +129,25 @@ public class IdempotentListenerSource implements OperationSource {
 		}
 		String header = annotation.keyHeader();
 		return (context) -> required(InboundMessages.current().headers().apply(header), "no header '" + header + "'");
+	}
+
+	/** The key, also kept for the thread's message: the skipped-duplicate log line names its hash. */
+	private static OperationDefinition.Value remembered(OperationDefinition.Value key) {
+		return new OperationDefinition.Value() {
+			@Override
+			public @Nullable Object get(EvaluationContext context) {
+				Object value = key.get(context);
+				if (value != null) {
+					InboundMessages.keyed(value.toString());
+				}
+				return value;
+			}
+
+			@Override
+			public String toString() {
+				return key.toString();
+			}
+		};
 	}
 
 	private static String required(@Nullable String key, String missing) {

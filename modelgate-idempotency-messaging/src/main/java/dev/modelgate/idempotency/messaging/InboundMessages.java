@@ -11,17 +11,32 @@ public final class InboundMessages {
 
 	private static final ThreadLocal<InboundMessage> CURRENT = new ThreadLocal<>();
 
+	/** The key the listener's advice evaluated for this thread's message, for the skipped-duplicate log line. */
+	private static final ThreadLocal<String> KEY = new ThreadLocal<>();
+
 	private InboundMessages() {
 	}
 
 	/** @param message the message this thread handles now */
 	public static void set(InboundMessage message) {
 		CURRENT.set(message);
+		KEY.remove();
 	}
 
 	/** Forgets this thread's message. */
 	public static void clear() {
 		CURRENT.remove();
+		KEY.remove();
+	}
+
+	/** @param key the key evaluated for this thread's message */
+	static void keyed(String key) {
+		KEY.set(key);
+	}
+
+	/** {@return the key evaluated for this thread's message, or {@code null}} */
+	static @Nullable String key() {
+		return KEY.get();
 	}
 
 	/** {@return this thread's message, or {@code null}} */

@@ -21,7 +21,10 @@ import dev.modelgate.idempotency.core.IdempotencyOutcome;
  * <li>{@value #DECISIONS}: a counter tagged {@code outcome}, {@code method} and {@code endpoint}
  * (the route pattern, never the raw path, so the number of series stays bounded; for
  * {@code IdempotencyTemplate} calls and {@code @IdempotentOperation} methods, {@code method} is
- * {@code OPERATION} and {@code endpoint} the operation's name);</li>
+ * {@code OPERATION} and {@code endpoint} the operation's name; for {@code @IdempotentListener} message
+ * listeners, {@code method} is {@code LISTENER} and {@code endpoint} the listener's scope, its method and
+ * consumer group or queue: the same tag keys, since a registry such as Prometheus refuses one meter name
+ * with two sets of tag keys);</li>
  * <li>{@value #REQUESTS}: a timer tagged {@code kind} ({@code first} when the handler ran,
  * {@code replay} when a stored response was replayed), {@code method} and {@code endpoint}, so that
  * the latency of replays can be read next to that of first executions;</li>

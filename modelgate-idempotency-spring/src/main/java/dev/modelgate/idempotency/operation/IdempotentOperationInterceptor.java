@@ -117,7 +117,8 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 			}
 			String where = OperationSource.methodName(method, targetClass);
 			try {
-				return new Operation(specific, targetClass, source.definition(specific, targetClass, annotation), where);
+				return new Operation(specific, targetClass, source.definition(specific, targetClass, annotation), where,
+						source.reportedMethod());
 			}
 			catch (IllegalArgumentException | ParseException ex) {
 				throw new IllegalStateException(
@@ -146,8 +147,12 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 
 		private final FailurePolicy failurePolicy;
 
-		Operation(Method method, Class<?> targetClass, OperationDefinition definition, String where) {
+		private final String reportedMethod;
+
+		Operation(Method method, Class<?> targetClass, OperationDefinition definition, String where,
+				String reportedMethod) {
 			this.method = method;
+			this.reportedMethod = reportedMethod;
 			this.targetClass = targetClass;
 			this.where = where;
 			this.definition = definition;
@@ -188,7 +193,8 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 			String scope = text(this.definition.scope(), context, "scope");
 			IdempotentCall<Object> call = IdempotentCall.of(scope, text(this.definition.key(), context, "key"), this.codec)
 				.withWaitTimeout(this.waitTimeout)
-				.withFailurePolicy(this.failurePolicy);
+				.withFailurePolicy(this.failurePolicy)
+				.withReportedMethod(this.reportedMethod);
 			if (this.definition.ttl() != null) {
 				call = call.withTtl(this.definition.ttl());
 			}

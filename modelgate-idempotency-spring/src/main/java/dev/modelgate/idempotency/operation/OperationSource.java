@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 
+import dev.modelgate.idempotency.core.IdempotencyDecision;
+
 /**
  * Reads one annotation into the {@link OperationDefinition} of the methods that carry it, for
  * {@link IdempotentOperationInterceptor}.
@@ -34,6 +36,14 @@ public interface OperationSource {
 	 * @throws IllegalArgumentException when the annotation cannot work, with a message that says why
 	 */
 	OperationDefinition definition(Method method, Class<?> targetClass, Annotation annotation);
+
+	/**
+	 * @return the method the decisions of these operations are reported with (their route is the scope):
+	 * {@link IdempotencyDecision#OPERATION} unless the source says otherwise
+	 */
+	default String reportedMethod() {
+		return IdempotencyDecision.OPERATION;
+	}
 
 	/**
 	 * @param method the annotated method
