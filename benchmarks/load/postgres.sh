@@ -6,7 +6,10 @@
 #
 #   benchmarks/load/postgres.sh
 #   BEFORE_JAR=/path/to/older/sample-app.jar benchmarks/load/postgres.sh   # side by side
+#   PROFILES="postgres mariadb" benchmarks/load/postgres.sh                 # the databases side by side
 #
+# PROFILES names the sample's database profiles to run (postgres, the default, and mariadb: MariaDB at
+# 127.0.0.1:3306, user root, database test), each round in turn, with this build.
 # With BEFORE_JAR, each round runs the older gateway, then this one, so that drift on a shared
 # machine does not favour one. Each gateway warms up every kind at every concurrency before it is
 # measured (the JIT is still compiling otherwise), and the JIT's CPU during the measured runs is
@@ -56,11 +59,19 @@ if [ "${SKIP_BUILD:-}" != 1 ]; then
 fi
 java -cp "$root/benchmarks/target/benchmarks.jar" dev.modelgate.idempotency.benchmarks.ChatBodies 1024 "$out/body-1k.json"
 
+read -r -a profiles <<<"${PROFILES:-postgres}"
 gateways=(now)
-declare -A jar_of=([now]="$jar")
+declare -A jar_of=([now]="$jar") profile_of=([now]="${profiles[0]}")
 if [ -n "${BEFORE_JAR:-}" ]; then
 	gateways=(before now)
 	jar_of[before]=$BEFORE_JAR
+	profile_of[before]=${profiles[0]}
+elif [ "${#profiles[@]}" -gt 1 ]; then
+	gateways=("${profiles[@]}")
+	for profile in "${profiles[@]}"; do
+		jar_of[$profile]=$jar
+		profile_of[$profile]=$profile
+	done
 fi
 
 post() {
@@ -73,7 +84,7 @@ start_app() {
 	log "starting $gateway (round $round)"
 	# shellcheck disable=SC2086
 	java -Xms1g -Xmx1g -jar "${jar_of[$gateway]}" --server.port="$app_port" --management.server.port=0 \
-		--spring.profiles.active=postgres --modelgate.benchmark.enabled=true --modelgate.idempotency.ttl=60s \
+		--spring.profiles.active="${profile_of[$gateway]}" --modelgate.benchmark.enabled=true --modelgate.idempotency.ttl=60s \
 		--logging.level.root=warn ${EXTRA_ARGS:-} >"$out/app-$gateway-$round.log" 2>&1 &
 	app_pid=$!
 	for i in $(seq 1 240); do
@@ -155,7 +166,7 @@ done
 # gateway and concurrency.
 report="$out/report.md"
 {
-	echo "Sample gateway, postgres profile (JDBC store, credits charged in PostgreSQL by both kinds),"
+	echo "Sample gateway, profiles ${profiles[*]} (JDBC store, credits charged in that database by both kinds),"
 	echo "mock provider, 1 KiB chat request; $rounds rounds of a b b a per gateway and concurrency, ${duration}s"
 	echo "per run, medians. $(nproc) cores, load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
 	echo
