@@ -410,7 +410,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		// (useAffectedRows=true) then answers 0: whether the mark holds is read again, in the same transaction.
 		boolean marked = access("markApplied",
 				() -> this.jdbcTemplate.update(this.joined.markApplied, this.appliedRetentionMillis, scope, token) == 1
-						|| this.jdbcTemplate.queryForObject(this.joined.appliedBy, Long.class, scope, token) == 1);
+						|| Long.valueOf(1).equals(
+								this.jdbcTemplate.queryForObject(this.joined.appliedBy, Long.class, scope, token)));
 		if (!marked) {
 			throw new LeaseLostException(scope);
 		}
