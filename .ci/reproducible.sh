@@ -19,6 +19,7 @@ published=(
   modelgate-idempotency-gateway
   modelgate-idempotency-test
   modelgate-idempotency-spring
+  modelgate-idempotency-messaging
   modelgate-autoconfigure-common
   modelgate-autoconfigure
   modelgate-spring-boot-starter
