@@ -249,7 +249,9 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		if (request.getAttribute(HEAD_WAIT_OVER) instanceof HeadWait.Over over) {
+		// Only the asynchronous dispatch that ends a HeadWait carries it (shouldNotFilter lets no other through).
+		if (request.getDispatcherType() == DispatcherType.ASYNC
+				&& request.getAttribute(HEAD_WAIT_OVER) instanceof HeadWait.Over over) {
 			request.removeAttribute(HEAD_WAIT_OVER);
 			try (ScopeMdc.Binding mdc = ScopeMdc.bind(MDC_SCOPE_KEY, over.decision().scope())) {
 				carryOut(over.decision(), over.read(), over.attempt(), over.action(), request, response, chain);
