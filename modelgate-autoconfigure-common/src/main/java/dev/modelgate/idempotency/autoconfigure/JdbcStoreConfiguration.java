@@ -15,8 +15,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.MetaDataAccessException;
@@ -37,6 +40,7 @@ import dev.modelgate.idempotency.jdbc.MarkAppliedTransactionListener;
  * auto-configures). spring-tx needs no condition of its own: JdbcTemplate cannot work without it.
  */
 @Configuration(proxyBeanMethods = false)
+@Import(DatabaseInitializationDependencyConfigurer.class)
 @ConditionalOnClass(JdbcTemplate.class)
 @ConditionalOnBean(DataSource.class)
 @ConditionalOnStoreType(StoreType.JDBC)
@@ -91,6 +95,18 @@ class JdbcStoreConfiguration {
 			ModelgateIdempotencyProperties properties) {
 		return new JdbcIdempotencySchemaInitializer(dataSource, database(dataSource), properties.getJdbc().getTableName(),
 				DatabaseInitializationMode.valueOf(properties.getJdbc().getInitializeSchema().name()));
+	}
+
+	/**
+	 * Runs after every database initializer (this store's script, Flyway, Liquibase), so that a table
+	 * they create is there when it looks.
+	 */
+	@Bean
+	@DependsOnDatabaseInitialization
+	JdbcIdempotencyTableCheck jdbcIdempotencyTableCheck(DataSource dataSource,
+			ModelgateIdempotencyProperties properties) {
+		return new JdbcIdempotencyTableCheck(dataSource, properties.getJdbc().getTableName(),
+				() -> database(dataSource));
 	}
 
 	@Bean

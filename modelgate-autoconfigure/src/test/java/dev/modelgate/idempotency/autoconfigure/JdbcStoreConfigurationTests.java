@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -31,7 +34,9 @@ import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
+import dev.modelgate.idempotency.jdbc.JdbcDatabase;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyPurger;
+import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchema;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyStore;
 import dev.modelgate.idempotency.jdbc.MarkAppliedTransactionListener;
 import dev.modelgate.idempotency.testsupport.MariaDbTestServer;
@@ -51,6 +56,13 @@ class JdbcStoreConfigurationTests {
 
 	private final ApplicationContextRunner withDataSource = this.contextRunner.withBean(DataSource.class,
 			PostgresTestServer::dataSource);
+
+	/** The tests that start with the default table name and no schema initialization need it there. */
+	@BeforeAll
+	static void createTheDefaultTables() {
+		JdbcIdempotencySchema.create(PostgresTestServer.dataSource(), JdbcDatabase.POSTGRESQL, "modelgate_idempotency");
+		JdbcIdempotencySchema.create(MariaDbTestServer.dataSource(), JdbcDatabase.MARIADB, "modelgate_idempotency");
+	}
 
 	@Test
 	void storeJdbcWithDataSourceCreatesTheTableAndTheJdbcStore() {
@@ -89,22 +101,77 @@ class JdbcStoreConfigurationTests {
 	}
 
 	@Test
-	void initializeSchemaNeverLeavesTheDatabaseAlone() {
+	void initializeSchemaNeverLeavesTheDatabaseAloneAndAMissingTableFailsStartUpNamingTheDdl() {
 		String table = uniqueTableName();
 		this.withDataSource
 			.withPropertyValues("modelgate.idempotency.store=jdbc", "modelgate.idempotency.jdbc.table-name=" + table,
 					"modelgate.idempotency.jdbc.initialize-schema=never")
 			.run((context) -> {
-				assertThat(context).hasSingleBean(JdbcIdempotencyStore.class);
+				assertMissingTable(context, table, "META-INF/modelgate/schema/postgresql.sql");
 				assertThat(PostgresTestServer.tableExists(table)).isFalse();
 			});
 	}
 
 	@Test
-	void initializeSchemaDefaultsToEmbeddedOnly() {
+	void initializeSchemaDefaultsToEmbeddedOnlySoAServerWithoutTheTableFailsStartUp() {
 		String table = uniqueTableName();
-		this.withDataSource.withPropertyValues("modelgate.idempotency.jdbc.table-name=" + table)
-			.run((context) -> assertThat(PostgresTestServer.tableExists(table)).isFalse());
+		this.withDataSource.withPropertyValues("modelgate.idempotency.jdbc.table-name=" + table).run((context) -> {
+			assertMissingTable(context, table, "META-INF/modelgate/schema/postgresql.sql");
+			assertThat(PostgresTestServer.tableExists(table)).isFalse();
+		});
+	}
+
+	@Test
+	void aTableThatAnotherDatabaseInitializerCreatesIsCheckedAfterIt() {
+		String table = uniqueTableName();
+		// Stands for Flyway or Liquibase: Spring Boot orders the beans that depend on database
+		// initialization after every DatabaseInitializer bean.
+		this.withDataSource
+			.withBean("migrations", JdbcIdempotencySchemaInitializer.class,
+					() -> new JdbcIdempotencySchemaInitializer(PostgresTestServer.dataSource(), table,
+							DatabaseInitializationMode.ALWAYS))
+			.withPropertyValues("modelgate.idempotency.store=jdbc", "modelgate.idempotency.jdbc.table-name=" + table,
+					"modelgate.idempotency.jdbc.initialize-schema=never")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(JdbcIdempotencyStore.class);
+				assertThat(PostgresTestServer.tableExists(table)).isTrue();
+			});
+		dropTable(table);
+	}
+
+	@Test
+	void aDatabaseThatCannotBeReachedAtStartUpDoesNotStopTheApplication() {
+		HikariDataSource pool = new HikariDataSource();
+		pool.setJdbcUrl("jdbc:postgresql://127.0.0.1:1/test");
+		pool.setUsername("postgres");
+		pool.setConnectionTimeout(250);
+		pool.setInitializationFailTimeout(-1);
+		try (pool) {
+			this.contextRunner.withBean(DataSource.class, () -> pool)
+				.withPropertyValues("modelgate.idempotency.store=jdbc")
+				.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(JdbcIdempotencyStore.class));
+		}
+	}
+
+	private static void assertMissingTable(AssertableApplicationContext context, String table, String ddl) {
+		assertThat(context).hasFailed();
+		assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(table);
+		MissingIdempotencyTableException missing = findCause(context.getStartupFailure(),
+				MissingIdempotencyTableException.class);
+		assertThat(missing).as("start-up failure %s", context.getStartupFailure()).isNotNull();
+		FailureAnalysis analysis = new MissingIdempotencyTableFailureAnalyzer().analyze(context.getStartupFailure());
+		assertThat(analysis.getDescription()).contains(table);
+		assertThat(analysis.getAction()).contains("classpath:" + ddl)
+			.contains("modelgate.idempotency.jdbc.initialize-schema=always");
+	}
+
+	private static <T extends Throwable> T findCause(Throwable failure, Class<T> type) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (type.isInstance(cause)) {
+				return type.cast(cause);
+			}
+		}
+		return null;
 	}
 
 	@Test
@@ -208,13 +275,13 @@ class JdbcStoreConfigurationTests {
 	}
 
 	@Test
-	void onMariaDbInitializeSchemaNeverLeavesTheDatabaseAlone() {
+	void onMariaDbInitializeSchemaNeverLeavesTheDatabaseAloneAndAMissingTableFailsStartUpNamingTheDdl() {
 		String table = uniqueTableName();
 		this.contextRunner.withBean(DataSource.class, MariaDbTestServer::dataSource)
 			.withPropertyValues("modelgate.idempotency.store=jdbc", "modelgate.idempotency.jdbc.table-name=" + table,
 					"modelgate.idempotency.jdbc.initialize-schema=never")
 			.run((context) -> {
-				assertThat(context).hasSingleBean(JdbcIdempotencyStore.class);
+				assertMissingTable(context, table, "META-INF/modelgate/schema/mariadb.sql");
 				assertThat(MariaDbTestServer.jdbcTemplate()
 					.queryForObject("SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() "
 							+ "AND table_name = ?", Integer.class, table))

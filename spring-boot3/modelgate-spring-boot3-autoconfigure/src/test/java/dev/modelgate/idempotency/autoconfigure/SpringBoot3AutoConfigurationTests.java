@@ -106,7 +106,7 @@ class SpringBoot3AutoConfigurationTests {
 		this.contextRunner.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
 			.withPropertyValues("spring.datasource.url=" + postgresqlUrl(),
 					"spring.datasource.username=" + env("PGUSER", "postgres"),
-					"modelgate.idempotency.jdbc.initialize-schema=never")
+					"modelgate.idempotency.jdbc.initialize-schema=always")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(context.getBean(IdempotencyStore.class)).isInstanceOf(JdbcIdempotencyStore.class);
