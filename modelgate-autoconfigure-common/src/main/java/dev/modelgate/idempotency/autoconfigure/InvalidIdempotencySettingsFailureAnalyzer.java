@@ -58,7 +58,7 @@ class InvalidIdempotencySettingsFailureAnalyzer extends AbstractFailureAnalyzer<
 			}
 		}
 		return new FailureAnalysis(description.toString().stripTrailing(), "Correct the settings above, or remove them to use the "
-				+ "defaults. Every modelgate.idempotency property, with its default, is listed in the README.", cause);
+				+ "defaults. Every modelgate.idempotency property, with its default, is listed in docs/CONFIGURATION.md.", cause);
 	}
 
 	/**

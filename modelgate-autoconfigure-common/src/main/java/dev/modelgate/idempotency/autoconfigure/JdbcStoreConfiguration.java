@@ -84,7 +84,7 @@ class JdbcStoreConfiguration {
 		else {
 			logger.info("Idempotency JDBC store calls are handed to a thread each, bounded by operation-timeout ("
 					+ operationTimeout.toMillis() + " ms): the DataSource does not bound them itself (see "
-					+ "spring.datasource.hikari.connection-timeout in the README)");
+					+ "spring.datasource.hikari.connection-timeout in docs/STORES.md)");
 		}
 		return limit;
 	}

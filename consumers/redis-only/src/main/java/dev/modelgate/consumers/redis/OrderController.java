@@ -5,7 +5,6 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -22,8 +21,7 @@ public class OrderController {
 
 	private final AtomicInteger invocations = new AtomicInteger();
 
-	@PostMapping(path = "/orders", consumes = MediaType.APPLICATION_JSON_VALUE,
-			produces = MediaType.APPLICATION_JSON_VALUE)
+	@PostMapping("/orders")
 	@Idempotent
 	public ResponseEntity<Order> create(@RequestBody Map<String, Object> request) {
 		int invocation = this.invocations.incrementAndGet();
