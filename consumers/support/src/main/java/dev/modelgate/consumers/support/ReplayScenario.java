@@ -37,6 +37,17 @@ public abstract class ReplayScenario {
 	/** How many times the application's {@code @Idempotent} handler has run so far. */
 	protected abstract int invocations();
 
+	/**
+	 * The build runs each consumer on more than one Java (Java 17, and Java 25 with virtual threads):
+	 * this says the run is on the one the build named.
+	 */
+	@Test
+	void runsOnTheJavaTheBuildNamed() {
+		String feature = System.getProperty("consumer.java.feature");
+		assertThat(feature).as("system property consumer.java.feature, set by the build").isNotBlank();
+		assertThat(Runtime.version().feature()).isEqualTo(Integer.parseInt(feature));
+	}
+
 	@Test
 	void retryWithTheSameKeyAndBodyIsReplayedWithoutRunningTheHandlerAgain() throws Exception {
 		String key = UUID.randomUUID().toString();
