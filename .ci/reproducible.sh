@@ -7,26 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-published=(
-  build-parent
-  modelgate-idempotency-bom
-  modelgate-idempotency-core
-  modelgate-idempotency-redis
-  modelgate-idempotency-jdbc
-  modelgate-idempotency-http
-  modelgate-idempotency-webmvc
-  modelgate-idempotency-webflux
-  modelgate-idempotency-gateway
-  modelgate-idempotency-test
-  modelgate-idempotency-spring
-  modelgate-idempotency-messaging
-  modelgate-autoconfigure-common
-  modelgate-autoconfigure
-  modelgate-spring-boot-starter
-  spring-boot3
-  spring-boot3/modelgate-spring-boot3-autoconfigure
-  spring-boot3/modelgate-spring-boot3-starter
-)
+source .ci/published-modules.sh
 modules=$(IFS=,; echo "${published[*]}")
 offline=${MAVEN_OFFLINE--o}
 
