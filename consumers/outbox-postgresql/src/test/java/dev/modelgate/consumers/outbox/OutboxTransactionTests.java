@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.outbox;
+package dev.modelgate.consumers.outbox;
 
 import java.time.Duration;
 import java.util.List;
@@ -40,6 +40,10 @@ import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyAutoConfigura
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyOperationsAutoConfiguration;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyOutboxAutoConfiguration;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchema;
+import dev.modelgate.idempotency.outbox.EventKeys;
+import dev.modelgate.idempotency.outbox.IdempotentEvent;
+import dev.modelgate.idempotency.outbox.IdempotentEventListener;
+import dev.modelgate.idempotency.outbox.IncompletePublicationsMetrics;
 import dev.modelgate.idempotency.testsupport.PostgresTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -99,7 +103,7 @@ class OutboxTransactionTests {
 	@Test
 	void publishesInTheBusinessTransactionDeliversOnceAndAReplayPublishesNothing() {
 		this.contextRunner.run((context) -> {
-			Signup signup = context.getBean(Signup.class);
+			SignupService signup = context.getBean(SignupService.class);
 			Effects effects = context.getBean(Effects.class);
 			String key = UUID.randomUUID().toString();
 
@@ -118,7 +122,7 @@ class OutboxTransactionTests {
 	@Test
 	void resubmittedPublicationDoesNotRepeatTheEffect() {
 		this.contextRunner.run((context) -> {
-			Signup signup = context.getBean(Signup.class);
+			SignupService signup = context.getBean(SignupService.class);
 			Effects effects = context.getBean(Effects.class);
 			signup.signUp(UUID.randomUUID().toString(), "ada@example.com");
 			String eventKey = effects.publishedKeys.get(0);
@@ -141,7 +145,7 @@ class OutboxTransactionTests {
 	@Test
 	void failedListenerIsRunAgainByAResubmissionAndTheGaugesShowTheBacklog() {
 		this.contextRunner.run((context) -> {
-			Signup signup = context.getBean(Signup.class);
+			SignupService signup = context.getBean(SignupService.class);
 			Effects effects = context.getBean(Effects.class);
 			SimpleMeterRegistry registry = new SimpleMeterRegistry();
 			context.getBean(IncompletePublicationsMetrics.class).bindTo(registry);
@@ -170,7 +174,7 @@ class OutboxTransactionTests {
 	@Test
 	void reExecutionAfterAFailedRunPublishesTheSameKeyOnce() {
 		this.contextRunner.run((context) -> {
-			Signup signup = context.getBean(Signup.class);
+			SignupService signup = context.getBean(SignupService.class);
 			Effects effects = context.getBean(Effects.class);
 			String key = UUID.randomUUID().toString();
 			effects.failAfterPublishing.set(true);
@@ -247,18 +251,18 @@ class OutboxTransactionTests {
 		}
 
 		@Bean
-		Signup signup(JdbcTemplate jdbcTemplate, ApplicationEventPublisher events, Effects effects) {
-			return new Signup(jdbcTemplate, events, effects);
+		SignupService signup(JdbcTemplate jdbcTemplate, ApplicationEventPublisher events, Effects effects) {
+			return new SignupService(jdbcTemplate, events, effects);
 		}
 
 		@Bean
-		Mailer mailer(JdbcTemplate jdbcTemplate, Effects effects) {
-			return new Mailer(jdbcTemplate, effects);
+		WelcomeMailer welcomeMailer(JdbcTemplate jdbcTemplate, Effects effects) {
+			return new WelcomeMailer(jdbcTemplate, effects);
 		}
 
 	}
 
-	public static class Signup {
+	public static class SignupService {
 
 		private final JdbcTemplate jdbcTemplate;
 
@@ -266,7 +270,7 @@ class OutboxTransactionTests {
 
 		private final Effects effects;
 
-		Signup(JdbcTemplate jdbcTemplate, ApplicationEventPublisher events, Effects effects) {
+		SignupService(JdbcTemplate jdbcTemplate, ApplicationEventPublisher events, Effects effects) {
 			this.jdbcTemplate = jdbcTemplate;
 			this.events = events;
 			this.effects = effects;
@@ -287,13 +291,13 @@ class OutboxTransactionTests {
 
 	}
 
-	public static class Mailer {
+	public static class WelcomeMailer {
 
 		private final JdbcTemplate jdbcTemplate;
 
 		private final Effects effects;
 
-		Mailer(JdbcTemplate jdbcTemplate, Effects effects) {
+		WelcomeMailer(JdbcTemplate jdbcTemplate, Effects effects) {
 			this.jdbcTemplate = jdbcTemplate;
 			this.effects = effects;
 		}
