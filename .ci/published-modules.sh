@@ -14,6 +14,7 @@ published=(
   modelgate-idempotency-test
   modelgate-idempotency-spring
   modelgate-idempotency-messaging
+  modelgate-idempotency-modulith
   modelgate-autoconfigure-common
   modelgate-autoconfigure
   modelgate-spring-boot-starter

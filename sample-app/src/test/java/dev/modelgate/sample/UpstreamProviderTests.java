@@ -2,6 +2,7 @@ package dev.modelgate.sample;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -12,6 +13,7 @@ import static dev.modelgate.sample.GatewayClient.header;
 import static dev.modelgate.sample.GatewayClient.json;
 import static dev.modelgate.sample.GatewayClient.text;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 /**
  * The gateway in front of a real (stubbed) OpenAI-compatible provider.
@@ -30,6 +32,29 @@ class UpstreamProviderTests extends StubbedProviderTests {
 		assertThat(upstream.lastCall().authorization()).isEqualTo("Bearer test-provider-key");
 		JsonNode forwarded = JsonMapper.shared().readTree(upstream.lastCall().body());
 		assertThat(forwarded).isEqualTo(JsonMapper.shared().readTree(request));
+	}
+
+	@Test
+	void forwardsAKeyDerivedFromTheRequestTheSameWhenItRunsAgainAndNeverTheClientsKey() {
+		String key = UUID.randomUUID().toString();
+		String otherKey = UUID.randomUUID().toString();
+		String request = chatRequest();
+		upstream.answerWith(500, "{}");
+
+		assertThat(this.gateway.chat(request, "Idempotency-Key", key).statusCode()).isEqualTo(502);
+		String failedRunsKey = upstream.lastCall().idempotencyKey();
+		upstream.reset();
+		assertThat(this.gateway.chat(request, "Idempotency-Key", key).statusCode()).isEqualTo(200);
+		String retrysKey = upstream.lastCall().idempotencyKey();
+		assertThat(header(this.gateway.chat(request, "Idempotency-Key", key), "Idempotent-Replayed")).isEqualTo("true");
+		this.gateway.chat(request, "Idempotency-Key", otherKey);
+		String otherKeysKey = upstream.lastCall().idempotencyKey();
+		this.gateway.chat(request);
+
+		assertThat(failedRunsKey).isNotNull().isNotEqualTo(key).isEqualTo(retrysKey);
+		assertThat(otherKeysKey).isNotNull().isNotEqualTo(otherKey).isNotEqualTo(retrysKey);
+		// The mock provider's count per key: one call each (the replay made none), none for the unkeyed request.
+		assertThat(upstream.callsByKey()).containsExactly(entry(retrysKey, 1), entry(otherKeysKey, 1), entry("none", 1));
 	}
 
 	@Test

@@ -39,6 +39,21 @@ class UpstreamStreamingTests extends StubbedProviderTests {
 	}
 
 	@Test
+	void forwardsAKeyDerivedFromAKeyedStreamingRequest() {
+		upstream.streamWith(Duration.ofMillis(10), withDone(CHUNKS));
+		String key = java.util.UUID.randomUUID().toString();
+
+		StreamedAnswer answer = this.gateway.stream(chatRequest(STREAM), "Idempotency-Key", key);
+		StreamedAnswer unkeyed = this.gateway.stream(chatRequest(STREAM));
+
+		assertThat(answer.status()).isEqualTo(200);
+		assertThat(unkeyed.status()).isEqualTo(200);
+		assertThat(upstream.received()).hasSize(2);
+		assertThat(upstream.received().get(0).idempotencyKey()).isNotNull().isNotEqualTo(key);
+		assertThat(upstream.received().get(1).idempotencyKey()).isNull();
+	}
+
+	@Test
 	void relaysStreamLongerThanTheProviderTimeout() {
 		// The timeout (1s here) bounds the wait for the stream to begin, not how long it may last.
 		upstream.streamWith(Duration.ofMillis(300), withDone(CHUNKS));

@@ -7,7 +7,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -123,6 +125,19 @@ final class UpstreamStub {
 		return this.calls.get();
 	}
 
+	/** The calls received since the last reset, in order. */
+	List<Call> received() {
+		return List.copyOf(this.received);
+	}
+
+	/** How many calls each {@code Idempotency-Key} got ({@code "none"} for calls without one). */
+	Map<String, Integer> callsByKey() {
+		Map<String, Integer> counts = new LinkedHashMap<>();
+		this.received.forEach((call) -> counts.merge((call.idempotencyKey() != null) ? call.idempotencyKey() : "none", 1,
+				Integer::sum));
+		return counts;
+	}
+
 	Call lastCall() {
 		return this.received.get(this.received.size() - 1);
 	}
@@ -131,7 +146,8 @@ final class UpstreamStub {
 		try (exchange; InputStream body = exchange.getRequestBody()) {
 			int number = this.calls.incrementAndGet();
 			this.received.add(new Call(exchange.getRequestHeaders().getFirst("Authorization"),
-					new String(body.readAllBytes(), StandardCharsets.UTF_8)));
+					new String(body.readAllBytes(), StandardCharsets.UTF_8),
+					exchange.getRequestHeaders().getFirst("Idempotency-Key")));
 			sleep(this.delay);
 			Stream stream = this.stream;
 			if (stream != null) {
@@ -170,8 +186,9 @@ final class UpstreamStub {
 	 *
 	 * @param authorization its Authorization header
 	 * @param body its body
+	 * @param idempotencyKey its Idempotency-Key header, or {@code null}
 	 */
-	record Call(String authorization, String body) {
+	record Call(String authorization, String body, String idempotencyKey) {
 	}
 
 	private record Stream(Duration pause, List<String> events) {

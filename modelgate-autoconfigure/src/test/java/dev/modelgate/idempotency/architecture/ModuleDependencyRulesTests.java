@@ -67,7 +67,8 @@ class ModuleDependencyRulesTests {
 			.resideInAnyPackage("dev.modelgate.idempotency.redis..", "dev.modelgate.idempotency.jdbc..",
 					"dev.modelgate.idempotency.web..", "dev.modelgate.idempotency.autoconfigure..",
 					"dev.modelgate.idempotency.actuate..", "dev.modelgate.idempotency.micrometer..",
-					"dev.modelgate.idempotency.operation..", "dev.modelgate.idempotency.openapi..")
+					"dev.modelgate.idempotency.operation..", "dev.modelgate.idempotency.openapi..",
+					"dev.modelgate.idempotency.outbox..")
 			.check(classes);
 	}
 
@@ -184,6 +185,24 @@ class ModuleDependencyRulesTests {
 			.should()
 			.dependOnClassesThat()
 			.resideInAnyPackage("org.springframework.kafka..", "org.apache.kafka..")
+			.check(classes);
+	}
+
+	/**
+	 * The outbox knows neither Spring Boot, a store, the web layer nor a broker: it works on whatever
+	 * event publication registry and transaction the application has, through the operation interceptor.
+	 */
+	@Test
+	void outboxKnowsNoSpringBootNoStoreNoWebLayerAndNoBroker() {
+		assertThat(classes.containPackage("dev.modelgate.idempotency.outbox")).isTrue();
+		noClasses().that()
+			.resideInAPackage("dev.modelgate.idempotency.outbox..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework.boot..", "dev.modelgate.idempotency.redis..",
+					"dev.modelgate.idempotency.jdbc..", "dev.modelgate.idempotency.web..",
+					"dev.modelgate.idempotency.messaging..", "org.springframework.kafka..", "org.springframework.amqp..",
+					"tools.jackson..", "com.fasterxml.jackson..")
 			.check(classes);
 	}
 

@@ -140,6 +140,15 @@ public final class AsyncLease {
 	}
 
 	/**
+	 * {@return this attempt, as code deeper in the work finds it} A reactive engine puts it in Reactor's
+	 * context under {@link IdempotencyContext#CONTEXT_KEY}, where a thread-bound {@link IdempotencyContext}
+	 * cannot follow the work.
+	 */
+	public IdempotencyContext.Held held() {
+		return new IdempotencyContext.Held(this.scope, this.token);
+	}
+
+	/**
 	 * {@return the attempt's short public name} The ids of the events its stream records carry it, so
 	 * that a {@code Last-Event-ID} names the attempt as well as the place ({@link StreamSlice#attemptTag()}).
 	 */

@@ -10,6 +10,13 @@ import java.util.Optional;
  */
 public final class IdempotencyContext {
 
+	/**
+	 * The key under which a reactive engine puts the {@link Held} attempt in Reactor's {@code Context}
+	 * for the handler it runs: reactive work hops threads, so the thread binding does not reach it.
+	 * Read it with {@code Mono.deferContextual(context -> context.getOrEmpty(IdempotencyContext.CONTEXT_KEY))}.
+	 */
+	public static final Class<Held> CONTEXT_KEY = Held.class;
+
 	private static final ThreadLocal<Held> CURRENT = new ThreadLocal<>();
 
 	private IdempotencyContext() {

@@ -1,9 +1,6 @@
 package dev.modelgate.idempotency.client;
 
 import java.io.IOException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Optional;
 
 import org.springframework.http.HttpRequest;
@@ -11,7 +8,6 @@ import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
 
-import dev.modelgate.idempotency.core.DerivedKeys;
 import dev.modelgate.idempotency.core.IdempotencyContext;
 
 /**
@@ -30,15 +26,15 @@ import dev.modelgate.idempotency.core.IdempotencyContext;
  *     .body(charge).retrieve().toBodilessEntity();
  * </pre>
  *
- * <p>The key is {@link DerivedKeys#uuid} of the running attempt's scope (a hash of the client's
+ * <p>The key is {@code DerivedKeys.uuid} of the running attempt's scope (a hash of the client's
  * identity, the endpoint and its key: never the client's raw key) and of the call: the name given in
  * the request attribute {@link #CALL}, or else the method, the URI and a SHA-256 of the body. Without
  * a name, two calls of one run with the same method, URI and body are one operation to the
  * downstream; name them when they are not, and name a call whose body changes between runs (a
  * timestamp in it) when the runs are to be one operation. A request that already carries the header
  * keeps it; a call made outside a keyed run gets none. The running attempt is found on the calling
- * thread ({@link IdempotencyContext}): a call made on another thread (an executor, a reactive
- * pipeline) gets no key.
+ * thread ({@link IdempotencyContext}): a call made on another thread (an executor) gets no key;
+ * {@code WebClient} takes {@link DerivedIdempotencyKeyFilter}, which derives the same keys.
  */
 public class DerivedIdempotencyKeyInterceptor implements ClientHttpRequestInterceptor {
 
@@ -83,21 +79,9 @@ public class DerivedIdempotencyKeyInterceptor implements ClientHttpRequestInterc
 	 * @param body its body
 	 */
 	static String key(String scope, HttpRequest request, byte[] body) {
-		Object name = request.getAttributes().get(CALL);
-		if (name != null) {
-			return DerivedKeys.uuid(scope, "call", name.toString());
-		}
-		return DerivedKeys.uuid(scope, "request", request.getMethod().name(), request.getURI().toString(),
-				sha256(body));
-	}
-
-	private static String sha256(byte[] body) {
-		try {
-			return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("Every Java runtime has SHA-256", ex);
-		}
+		String named = DerivedCallKeys.named(scope, request.getAttributes().get(CALL));
+		return (named != null) ? named
+				: DerivedCallKeys.unnamed(scope, request.getMethod().name(), request.getURI(), body);
 	}
 
 }

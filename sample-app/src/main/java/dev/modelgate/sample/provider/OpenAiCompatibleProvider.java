@@ -10,11 +10,16 @@ import org.springframework.http.MediaType;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 
+import dev.modelgate.idempotency.client.DerivedIdempotencyKeyInterceptor;
+
 /**
  * Forwards the request to an OpenAI-compatible API ({@code POST {base-url}/chat/completions}) and
  * hands back its answer untouched: whole, or as a stream relayed event by event.
  */
 public class OpenAiCompatibleProvider implements ChatCompletionProvider {
+
+	/** The name of the call to the provider within a keyed request, from which its key is derived. */
+	static final String CALL = "chat-completion";
 
 	private final RestClient restClient;
 
@@ -51,6 +56,8 @@ public class OpenAiCompatibleProvider implements ChatCompletionProvider {
 		try {
 			return this.restClient.post()
 				.uri("/chat/completions")
+				// Named, so that the streamed and the whole answer's call of one request share the key.
+				.attribute(DerivedIdempotencyKeyInterceptor.CALL, CALL)
 				.contentType(MediaType.APPLICATION_JSON)
 				.accept(MediaType.APPLICATION_JSON)
 				.body(body)

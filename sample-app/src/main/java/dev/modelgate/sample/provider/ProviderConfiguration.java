@@ -14,6 +14,8 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.util.StringUtils;
 import org.springframework.web.client.RestClient;
 
+import dev.modelgate.idempotency.client.DerivedIdempotencyKeyInterceptor;
+
 /**
  * Chooses the provider: the upstream API when {@code modelgate.provider.base-url} is set, the mock
  * otherwise.
@@ -35,7 +37,10 @@ class ProviderConfiguration {
 		HttpClientSettings settings = httpClientSettings.withTimeouts(properties.getConnectTimeout(),
 				properties.getTimeout());
 		restClientBuilder.baseUrl(baseUrl)
-			.requestFactory(requestFactoryBuilder.build(settings));
+			.requestFactory(requestFactoryBuilder.build(settings))
+			// A keyed request's call to the provider carries a key derived from the request's scope: the same
+			// when the request runs again after a failure, never the client's own key.
+			.requestInterceptor(new DerivedIdempotencyKeyInterceptor());
 		if (StringUtils.hasText(properties.getApiKey())) {
 			restClientBuilder.defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + properties.getApiKey());
 		}

@@ -14,6 +14,10 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.util.StringUtils;
 
+import dev.modelgate.idempotency.client.DerivedIdempotencyKeyInterceptor;
+import dev.modelgate.idempotency.core.DerivedKeys;
+import dev.modelgate.idempotency.core.IdempotencyContext;
+
 /**
  * Opens streamed completions on an OpenAI-compatible API. It uses the JDK's client directly rather
  * than the {@code RestClient} of whole answers: that client's read timeout bounds the whole body, which
@@ -77,6 +81,10 @@ final class UpstreamStreamClient {
 		if (StringUtils.hasText(this.apiKey)) {
 			request.header(HttpHeaders.AUTHORIZATION, "Bearer " + this.apiKey);
 		}
+		// The key DerivedIdempotencyKeyInterceptor gives the whole answer's call of the same request.
+		IdempotencyContext.current()
+			.ifPresent((held) -> request.header(DerivedIdempotencyKeyInterceptor.DEFAULT_HEADER,
+					DerivedKeys.uuid(held.scope(), "call", OpenAiCompatibleProvider.CALL)));
 		try {
 			return this.http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
 		}

@@ -50,6 +50,7 @@ import dev.modelgate.idempotency.core.AsyncIdempotencyCoordinator;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.AsyncLease;
 import dev.modelgate.idempotency.core.Delayer;
+import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 
@@ -338,6 +339,9 @@ public class ReactiveIdempotencyEngine {
 				});
 		running.set(exchange.mutate().response(captured).build());
 		Mono<Void> execution = chain.apply(running.get())
+			// The attempt, for the handler's downstream calls (DerivedIdempotencyKeyFilter), as the servlet
+			// adapter binds it to the thread.
+			.contextWrite((context) -> context.put(IdempotencyContext.CONTEXT_KEY, lease.held()))
 			.then(Mono.defer(captured::settleIfUnwritten))
 			// A stream settles itself when it ends.
 			.onErrorResume((ex) -> settlement.isStreaming() ? Mono.error(ex)
