@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.messaging.kafka;
 
+import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.kafka.config.AbstractKafkaListenerContainerFactory;
 import org.springframework.kafka.listener.CompositeRecordInterceptor;
@@ -22,7 +23,9 @@ public class KafkaListenerIdempotency implements BeanPostProcessor {
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
 		if (bean instanceof AbstractKafkaListenerContainerFactory factory) {
-			RecordInterceptor existing = factory.getRecordInterceptor();
+			// Spring Kafka 3.3 (Spring Boot 3.5) has no getter for it, 4.0 has; the field is the same in both.
+			RecordInterceptor existing = (RecordInterceptor) new DirectFieldAccessor(factory)
+				.getPropertyValue("recordInterceptor");
 			IdempotentRecordInterceptor ours = new IdempotentRecordInterceptor();
 			factory.setRecordInterceptor((existing != null) ? new CompositeRecordInterceptor(existing, ours) : ours);
 		}
