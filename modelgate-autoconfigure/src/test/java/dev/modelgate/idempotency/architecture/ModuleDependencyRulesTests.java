@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.modelgate.idempotency.actuate.IdempotencyRecords;
+import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyListenersAutoConfiguration;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -204,6 +205,21 @@ class ModuleDependencyRulesTests {
 					"dev.modelgate.idempotency.messaging..", "org.springframework.kafka..", "org.springframework.amqp..",
 					"tools.jackson..", "com.fasterxml.jackson..")
 			.check(classes);
+	}
+
+	/**
+	 * The shared auto-configuration runs on both Spring Boot lines, so it names no class that only one line
+	 * has: the Kafka and RabbitMQ auto-configurations moved between 3.5 and 4.0 and are named as strings.
+	 */
+	@Test
+	void sharedAutoConfigurationNamesNoBrokerAutoConfigurationOfOneLine() throws Exception {
+		JavaClasses common = importRoot(ModelgateIdempotencyListenersAutoConfiguration.class);
+		assertThat(common).isNotEmpty();
+		noClasses().should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework.boot.kafka..", "org.springframework.boot.amqp..",
+					"org.springframework.boot.autoconfigure.kafka..", "org.springframework.boot.autoconfigure.amqp..")
+			.check(common);
 	}
 
 	/** A package split over two jars would make the jars unusable as modules, and the code hard to find. */

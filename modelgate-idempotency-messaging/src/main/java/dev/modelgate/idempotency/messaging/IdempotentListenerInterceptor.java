@@ -5,7 +5,9 @@ import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -36,7 +38,11 @@ public class IdempotentListenerInterceptor implements MethodInterceptor {
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		Run run = new Run(invocation);
+		InboundBatch batch = InboundMessages.batch();
+		if (batch != null) {
+			return new BatchRun(invocation, batch).run();
+		}
+		Run run = new Run(invocation, invocation::proceed);
 		try {
 			Object result = this.operations.invoke(run);
 			if (!run.proceeded) {
@@ -79,15 +85,107 @@ public class IdempotentListenerInterceptor implements MethodInterceptor {
 		}
 	}
 
+	/**
+	 * A batch listener's call: the key of each message is decided in turn, each holding its key around
+	 * the next, and the listener runs once, with the messages that were acquired, when all are decided.
+	 * A completed duplicate is left out of the lists the listener gets; a batch of duplicates only does
+	 * not run it. The messages it ran with complete together when it returns and are released together
+	 * when it throws. A message refused (in progress elsewhere, key reused, no key) stops the batch
+	 * there: the listener runs with the messages before it, they complete, and the container is told
+	 * which message failed, so that its error handler commits what came before and retries or
+	 * dead-letters from that message on.
+	 */
+	private final class BatchRun {
+
+		private final MethodInvocation invocation;
+
+		private final InboundBatch batch;
+
+		private final List<Integer> acquired = new ArrayList<>();
+
+		private @Nullable RuntimeException stopped;
+
+		private boolean ran;
+
+		BatchRun(MethodInvocation invocation, InboundBatch batch) {
+			this.invocation = invocation;
+			this.batch = batch;
+		}
+
+		@Nullable Object run() throws Throwable {
+			Object result = decide(0);
+			if (this.stopped != null) {
+				throw this.stopped;
+			}
+			return result;
+		}
+
+		private @Nullable Object decide(int index) throws Throwable {
+			if (index == this.batch.messages().size()) {
+				return listener();
+			}
+			InboundMessages.deciding(this.batch.messages().get(index));
+			Run run = new Run(this.invocation, () -> {
+				this.acquired.add(index);
+				return decide(index + 1);
+			});
+			try {
+				Object result = IdempotentListenerInterceptor.this.operations.invoke(run);
+				if (run.proceeded) {
+					return result;
+				}
+				skipped(this.invocation.getMethod(), "its recorded result");
+			}
+			catch (IdempotencyResultUnavailableException ex) {
+				if (run.proceeded) {
+					throw ex;
+				}
+				skipped(this.invocation.getMethod(), "no result (applied in the listener's transaction)");
+			}
+			catch (RuntimeException ex) {
+				if (run.proceeded) {
+					throw ex;
+				}
+				// This message is refused: the ones before it run now, and the container hears where the batch stopped.
+				Object result = listener();
+				this.stopped = this.batch.failedAt().apply(ex, index);
+				return result;
+			}
+			return decide(index + 1);
+		}
+
+		/** Runs the listener once, with the acquired messages only; not at all when there are none. */
+		private @Nullable Object listener() throws Throwable {
+			if (this.ran || this.acquired.isEmpty()) {
+				return null;
+			}
+			this.ran = true;
+			Object[] arguments = this.invocation.getArguments();
+			int size = this.batch.messages().size();
+			for (int i = 0; i < arguments.length; i++) {
+				if (arguments[i] instanceof List<?> list && list.size() == size) {
+					List<Object> kept = new ArrayList<>(this.acquired.size());
+					this.acquired.forEach((index) -> kept.add(list.get(index)));
+					arguments[i] = kept;
+				}
+			}
+			return this.invocation.proceed();
+		}
+
+	}
+
 	/** The listener's invocation, which knows whether the listener ran. */
 	private static final class Run implements MethodInvocation {
 
 		private final MethodInvocation invocation;
 
+		private final Proceed proceed;
+
 		private boolean proceeded;
 
-		Run(MethodInvocation invocation) {
+		Run(MethodInvocation invocation, Proceed proceed) {
 			this.invocation = invocation;
+			this.proceed = proceed;
 		}
 
 		@Override
@@ -103,7 +201,7 @@ public class IdempotentListenerInterceptor implements MethodInterceptor {
 		@Override
 		public @Nullable Object proceed() throws Throwable {
 			this.proceeded = true;
-			return this.invocation.proceed();
+			return this.proceed.proceed();
 		}
 
 		@Override
@@ -115,6 +213,14 @@ public class IdempotentListenerInterceptor implements MethodInterceptor {
 		public AccessibleObject getStaticPart() {
 			return this.invocation.getStaticPart();
 		}
+
+	}
+
+	/** What the listener's advice calls to go on: the listener, or the next message of a batch. */
+	@FunctionalInterface
+	private interface Proceed {
+
+		@Nullable Object proceed() throws Throwable;
 
 	}
 

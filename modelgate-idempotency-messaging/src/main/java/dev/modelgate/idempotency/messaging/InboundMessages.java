@@ -11,6 +11,8 @@ public final class InboundMessages {
 
 	private static final ThreadLocal<InboundMessage> CURRENT = new ThreadLocal<>();
 
+	private static final ThreadLocal<InboundBatch> BATCH = new ThreadLocal<>();
+
 	/** The key the listener's advice evaluated for this thread's message, for the skipped-duplicate log line. */
 	private static final ThreadLocal<String> KEY = new ThreadLocal<>();
 
@@ -19,13 +21,35 @@ public final class InboundMessages {
 
 	/** @param message the message this thread handles now */
 	public static void set(InboundMessage message) {
+		BATCH.remove();
 		CURRENT.set(message);
 		KEY.remove();
 	}
 
-	/** Forgets this thread's message. */
+	/**
+	 * @param batch the batch this thread hands to a batch listener now; it stays known while the
+	 * container's error handler retries it
+	 */
+	public static void setBatch(InboundBatch batch) {
+		clear();
+		BATCH.set(batch);
+	}
+
+	/** Forgets this thread's message or batch. */
 	public static void clear() {
 		CURRENT.remove();
+		BATCH.remove();
+		KEY.remove();
+	}
+
+	/** {@return this thread's batch, or {@code null}} */
+	static @Nullable InboundBatch batch() {
+		return BATCH.get();
+	}
+
+	/** @param message the message of the batch whose key is decided now */
+	static void deciding(InboundMessage message) {
+		CURRENT.set(message);
 		KEY.remove();
 	}
 

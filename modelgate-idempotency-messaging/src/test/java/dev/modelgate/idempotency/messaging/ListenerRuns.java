@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.messaging;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -22,6 +23,8 @@ public class ListenerRuns {
 
 	private final List<String> payloads = new CopyOnWriteArrayList<>();
 
+	private final Map<String, Set<String>> threads = new ConcurrentHashMap<>();
+
 	private final CountDownLatch started = new CountDownLatch(1);
 
 	private final CountDownLatch release = new CountDownLatch(1);
@@ -29,6 +32,7 @@ public class ListenerRuns {
 	/** @return how often the listener has run with this key, this run included */
 	public int ran(String listener, String key, String payload) {
 		this.payloads.add(payload);
+		this.threads.computeIfAbsent(listener, (k) -> ConcurrentHashMap.newKeySet()).add(Thread.currentThread().getName());
 		seen(listener, key).countDown();
 		return this.runs.computeIfAbsent(listener + key, (k) -> new AtomicInteger()).incrementAndGet();
 	}
@@ -51,6 +55,11 @@ public class ListenerRuns {
 	/** @return counted down when the listener first runs with this key */
 	public CountDownLatch seen(String listener, String key) {
 		return this.seen.computeIfAbsent(listener + key, (k) -> new CountDownLatch(1));
+	}
+
+	/** @return the threads the listener ran on */
+	public Set<String> threads(String listener) {
+		return this.threads.getOrDefault(listener, Set.of());
 	}
 
 	public List<String> payloads() {

@@ -24,12 +24,17 @@ public class IdempotentRecordInterceptor implements RecordInterceptor<Object, Ob
 	@Override
 	public ConsumerRecord<Object, Object> intercept(ConsumerRecord<Object, Object> record,
 			Consumer<Object, Object> consumer) {
-		String group = KafkaUtils.getConsumerGroupId();
-		InboundMessages.set(new InboundMessage((group != null) ? group : record.topic(), (name) -> header(record, name),
-				null, record.value(), record, (failure) -> {
-					throw failure;
-				}));
+		InboundMessages.set(inbound(record));
 		return record;
+	}
+
+	/** A record as {@code @IdempotentListener} reads it; its refusals go to the container unchanged. */
+	static InboundMessage inbound(ConsumerRecord<?, ?> record) {
+		String group = KafkaUtils.getConsumerGroupId();
+		return new InboundMessage((group != null) ? group : record.topic(), (name) -> header(record, name), null,
+				record.value(), record, (failure) -> {
+					throw failure;
+				});
 	}
 
 	@Override

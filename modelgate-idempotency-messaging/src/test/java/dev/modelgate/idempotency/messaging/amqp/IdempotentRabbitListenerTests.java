@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -123,6 +124,23 @@ class IdempotentRabbitListenerTests {
 	}
 
 	@Test
+	void thousandCopiesOnThreeConcurrentConsumersRunTheListenerOncePerKey() {
+		List<String> keys = IntStream.range(0, 100).mapToObj((i) -> UUID.randomUUID().toString()).toList();
+		for (String key : keys) {
+			// The ten copies of a key one after the other: the three consumers take them at the same time.
+			for (int copy = 0; copy < 10; copy++) {
+				send("crowd", key, null, "charge " + key);
+			}
+		}
+
+		await().atMost(Duration.ofSeconds(120)).until(() -> messages("crowd") == 0
+				&& keys.stream().allMatch((key) -> listeners.attempts("crowd", key) >= 10));
+		assertThat(keys).allSatisfy((key) -> assertThat(listeners.runs("crowd", key)).as("runs of %s", key).isEqualTo(1));
+		assertThat(listeners.threads("crowd")).as("consumers whose listener ran").hasSize(3);
+		assertThat(messages("dead")).isZero();
+	}
+
+	@Test
 	void keyReusedWithAnotherPayloadIsDeadLetteredWithTheReason() {
 		String key = UUID.randomUUID().toString();
 		send("payments", key, null, "pay 10");
@@ -182,8 +200,8 @@ class IdempotentRabbitListenerTests {
 	/** The queues of one run, named {@code PREFIX + name}. */
 	public static class Queues {
 
-		static final List<String> ALL = List.of("orders", "by-id", "quotes", "replies", "shared", "payments", "flaky",
-				"dead");
+		static final List<String> ALL = List.of("orders", "by-id", "quotes", "replies", "shared", "crowd", "payments",
+				"flaky", "dead");
 
 		public String name(String queue) {
 			return PREFIX + queue;
@@ -264,6 +282,13 @@ class IdempotentRabbitListenerTests {
 			this.runs.ran("shared", key, share);
 			this.runs.started().countDown();
 			this.runs.release().await(60, TimeUnit.SECONDS);
+		}
+
+		/** Three consumers of one queue, each on its own thread. */
+		@RabbitListener(queues = "#{@queues.name('crowd')}", concurrency = "3")
+		@IdempotentListener
+		public void crowd(String charge, @Header("Idempotency-Key") String key) {
+			this.runs.ran("crowd", key, charge);
 		}
 
 		@RabbitListener(queues = "#{@queues.name('payments')}")

@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.boot4.autoconfigure;
+package dev.modelgate.idempotency.autoconfigure;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,8 +23,6 @@ import org.springframework.core.env.Environment;
 import org.springframework.kafka.listener.RecordInterceptor;
 
 import dev.modelgate.idempotency.IdempotentListener;
-import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyOperationsAutoConfiguration;
-import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyProperties;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
 import dev.modelgate.idempotency.messaging.IdempotentListenerPostProcessor;
 import dev.modelgate.idempotency.messaging.IdempotentListenerSource;
@@ -38,11 +36,14 @@ import dev.modelgate.idempotency.operation.IdempotentOperationInterceptor;
  * listener thread handles) and its refusals (Kafka: final refusals not retryable in the application's
  * {@code DefaultErrorHandler}; RabbitMQ: requeued after a delay, or dead-lettered through the
  * application's {@code MessageRecoverer}). Listeners that cannot be annotated are configured by
- * listener id ({@code modelgate.idempotency.listeners.<id>.*}).
+ * listener id ({@code modelgate.idempotency.listeners.<id>.*}). The same on both Spring Boot lines: the
+ * broker auto-configurations it follows are named for each (Spring Boot 4, then 3.5).
  */
 @AutoConfiguration(after = ModelgateIdempotencyOperationsAutoConfiguration.class,
 		afterName = { "org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration",
-				"org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration" })
+				"org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration",
+				"org.springframework.boot.autoconfigure.kafka.KafkaAutoConfiguration",
+				"org.springframework.boot.autoconfigure.amqp.RabbitAutoConfiguration" })
 @ConditionalOnClass(IdempotentListenerSource.class)
 @ConditionalOnBooleanProperty(name = "modelgate.idempotency.enabled", matchIfMissing = true)
 @ConditionalOnBean(IdempotencyTemplate.class)

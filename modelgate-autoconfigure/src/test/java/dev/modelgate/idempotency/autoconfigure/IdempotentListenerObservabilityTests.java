@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.boot4.autoconfigure;
+package dev.modelgate.idempotency.autoconfigure;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -32,10 +32,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.messaging.handler.annotation.Header;
 
 import dev.modelgate.idempotency.IdempotentListener;
-import dev.modelgate.idempotency.boot4.autoconfigure.ModelgateIdempotencyListenersAutoConfigurationTests.Runs;
-import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyAutoConfiguration;
-import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyMetricsAutoConfiguration;
-import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyOperationsAutoConfiguration;
+import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyListenersAutoConfigurationTests.Runs;
 import dev.modelgate.idempotency.core.IdempotencyDecision;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
 import dev.modelgate.idempotency.messaging.IdempotentListenerInterceptor;

@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.boot4.autoconfigure;
+package dev.modelgate.idempotency.autoconfigure;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -32,8 +32,6 @@ import org.springframework.messaging.handler.annotation.Header;
 import org.springframework.util.backoff.FixedBackOff;
 
 import dev.modelgate.idempotency.IdempotentListener;
-import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyAutoConfiguration;
-import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyOperationsAutoConfiguration;
 import dev.modelgate.idempotency.messaging.IdempotentListenerPostProcessor;
 import dev.modelgate.idempotency.messaging.IdempotentListenerSource;
 import dev.modelgate.idempotency.messaging.amqp.RabbitListenerIdempotency;
