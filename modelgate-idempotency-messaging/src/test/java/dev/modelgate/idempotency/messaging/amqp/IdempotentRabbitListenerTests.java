@@ -12,6 +12,7 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.amqp.core.Message;
@@ -44,6 +45,7 @@ import static org.awaitility.Awaitility.await;
  * machine ({@code RABBITMQ_HOST}, {@code RABBITMQ_PORT}, guest/guest), counting how often each
  * listener ran. Each run declares its own queues and deletes them.
  */
+@Tag("store")
 class IdempotentRabbitListenerTests {
 
 	static final String PREFIX = "modelgate-test-" + UUID.randomUUID() + "-";

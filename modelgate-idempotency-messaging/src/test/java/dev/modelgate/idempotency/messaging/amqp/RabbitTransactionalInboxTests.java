@@ -10,6 +10,7 @@ import javax.sql.DataSource;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.amqp.core.Message;
@@ -53,6 +54,7 @@ import static org.awaitility.Awaitility.await;
  * (PostgreSQL) marks its record applied in its own transaction, so a rollback leaves the key free for
  * the redelivery, and a commit spends it even when the consumer fails before acknowledging.
  */
+@Tag("store")
 class RabbitTransactionalInboxTests {
 
 	static final String TABLE = "modelgate_idempotency_inbox_test";

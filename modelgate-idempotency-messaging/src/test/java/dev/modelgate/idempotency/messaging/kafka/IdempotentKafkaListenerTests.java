@@ -20,6 +20,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -53,6 +54,7 @@ import static org.awaitility.Awaitility.await;
  * {@code @IdempotentListener} on {@code @KafkaListener} methods, on a real Kafka broker (the KRaft
  * broker spring-kafka-test runs in this process), counting how often each listener ran.
  */
+@Tag("store")
 class IdempotentKafkaListenerTests {
 
 	private static EmbeddedKafkaKraftBroker broker;
