@@ -116,24 +116,24 @@ abstract class AbstractRedisStoreTlsTests {
 		}
 	}
 
-	/** Runs the README's {@code ACL SETUSER} line as written, with this test's password. */
+	/** Runs the {@code ACL SETUSER} line of the stores guide as written, with this test's password. */
 	private static void createUserAsTheReadmeSays() throws IOException {
-		String line = Files.readAllLines(readme())
+		String line = Files.readAllLines(storesGuide())
 			.stream()
 			.filter((candidate) -> candidate.startsWith("ACL SETUSER modelgate on >PASSWORD "))
 			.findFirst()
-			.orElseThrow(() -> new AssertionError("The README gives no ACL SETUSER line"));
+			.orElseThrow(() -> new AssertionError("docs/STORES.md gives no ACL SETUSER line"));
 		assertThat(redis.cli(line.replace(">PASSWORD", ">" + PASSWORD).split(" "))).isEqualTo("OK");
 	}
 
-	/** The repository's README: the nearest one up from the module's directory, where tests run. */
-	private static Path readme() {
+	/** The repository's docs/STORES.md, found up from the module's directory, where tests run. */
+	private static Path storesGuide() {
 		for (Path directory = Path.of("").toAbsolutePath(); directory != null; directory = directory.getParent()) {
-			if (Files.isRegularFile(directory.resolve("README.md"))) {
-				return directory.resolve("README.md");
+			if (Files.isRegularFile(directory.resolve("docs/STORES.md"))) {
+				return directory.resolve("docs/STORES.md");
 			}
 		}
-		throw new AssertionError("No README.md above " + Path.of("").toAbsolutePath());
+		throw new AssertionError("No docs/STORES.md above " + Path.of("").toAbsolutePath());
 	}
 
 }

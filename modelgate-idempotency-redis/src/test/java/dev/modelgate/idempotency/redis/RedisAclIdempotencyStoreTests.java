@@ -163,8 +163,8 @@ class RedisAclIdempotencyStoreTests extends IdempotencyStoreContractTests {
 	}
 
 	@Test
-	void readmeGivesExactlyTheTestedRules() throws IOException {
-		String readme = Files.readString(Path.of("..", "README.md"));
+	void theStoresGuideGivesExactlyTheTestedRules() throws IOException {
+		String readme = Files.readString(Path.of("..", "docs", "STORES.md"));
 		assertThat(readme).contains("ACL SETUSER " + STORE_USER + " on >PASSWORD " + String.join(" ", STORE_RULES))
 			.contains(String.join(" ", OPTIONAL_RULES.subList(0, 2)))
 			.contains(OPTIONAL_RULES.get(2));

@@ -127,7 +127,7 @@ class RedisClusterAclIdempotencyStoreTests extends IdempotencyStoreContractTests
 
 	@Test
 	void docsGiveTheTestedClusterRules() throws IOException {
-		assertThat(Files.readString(Path.of("..", "README.md"))).contains("`" + CLUSTER_RULE + "`");
+		assertThat(Files.readString(Path.of("..", "docs", "STORES.md"))).contains("`" + CLUSTER_RULE + "`");
 		assertThat(Files.readString(Path.of("..", "docs", "OPERATIONS.md")))
 			.contains("`" + String.join(" ", QUIET_RULES) + "`");
 	}
