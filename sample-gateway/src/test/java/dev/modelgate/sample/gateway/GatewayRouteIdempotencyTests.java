@@ -19,15 +19,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import reactor.blockhound.BlockHound;
-import reactor.blockhound.BlockingOperationError;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -58,30 +54,8 @@ import static org.awaitility.Awaitility.await;
 				"modelgate.idempotency.operation-timeout=10s" })
 abstract class GatewayRouteIdempotencyTests {
 
-	private static final String DELAYED_WORK_QUEUE = ScheduledThreadPoolExecutor.class.getName() + "$DelayedWorkQueue";
-
 	static {
-		// As in the WebFlux tests: handing a call to the blocking stores' pool takes its queue's lock
-		// for a moment, which is not a wait for the store; so does Lettuce's writer lock (SharedLock)
-		// for the moment it queues a command of the asynchronous Redis store.
-		BlockHound.install((builder) -> builder.allowBlockingCallsInside(ThreadPoolExecutor.class.getName(), "execute")
-			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")
-			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "doExclusive")
-			// The asynchronous Redis store and the adapter over the blocking stores bound each call with
-			// CompletableFuture.orTimeout, whose timer task the JDK queues, and removes once the answer
-			// came, under its scheduler's queue lock: taken for a moment, contended now and then, never
-			// a wait for the store.
-			.allowBlockingCallsInside(DELAYED_WORK_QUEUE, "offer")
-			.allowBlockingCallsInside(DELAYED_WORK_QUEUE, "remove")
-			// Netty 4.2's adaptive allocator takes a StampedLock for the moment it adds a magazine
-			// under contention (seen in CI, encoding a 409 on a timer thread): not a wait for I/O.
-			.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup", "tryExpandMagazines")
-			// The engine answers 503 with the error's message alone: the stack, printed to the test's
-			// output, says where an event-loop thread blocked.
-			.blockingMethodCallback((method) -> {
-				new Exception("Blocking call on a non-blocking thread: " + method).printStackTrace(System.out);
-				throw new BlockingOperationError(method);
-			}));
+		GatewayBlockHound.install();
 	}
 
 	static final CountingUpstream upstream = CountingUpstream.shared();

@@ -24,6 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class MockProviderRouteTests {
 
+	static {
+		GatewayBlockHound.install();
+	}
+
 	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
 	@LocalServerPort

@@ -37,6 +37,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "modelgate.provider.api-key=test-provider-key")
 class OpenAiJavaClientThroughTheRouteTests {
 
+	static {
+		GatewayBlockHound.install();
+	}
+
 	static final CountingUpstream upstream = CountingUpstream.shared();
 
 	@LocalServerPort

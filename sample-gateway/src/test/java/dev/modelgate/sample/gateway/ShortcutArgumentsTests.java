@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +41,10 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "modelgate.idempotency.wait-timeout=1s")
 class ShortcutArgumentsTests {
 
+	static {
+		GatewayBlockHound.install();
+	}
+
 	static final CountingUpstream upstream = CountingUpstream.shared();
 
 	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -58,7 +62,7 @@ class ShortcutArgumentsTests {
 		registry.add(routes + "[0].filters[1]", () -> "StripPrefix=1");
 	}
 
-	@AfterEach
+	@BeforeEach
 	void resetUpstream() {
 		upstream.reset();
 	}

@@ -28,6 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class YamlRouteTests {
 
+	static {
+		GatewayBlockHound.install();
+	}
+
 	static final CountingUpstream upstream = CountingUpstream.shared();
 
 	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
