@@ -1,9 +1,6 @@
 package dev.modelgate.sample.gateway;
 
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -46,8 +43,6 @@ class ShortcutArgumentsTests {
 	}
 
 	static final CountingUpstream upstream = CountingUpstream.shared();
-
-	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
 	@LocalServerPort
 	int port;
@@ -98,24 +93,7 @@ class ShortcutArgumentsTests {
 	}
 
 	private HttpResponse<String> send(String key) {
-		HttpRequest.Builder request = HttpRequest
-			.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/four/v1/chat/completions"))
-			.header("Content-Type", "application/json")
-			.header("Authorization", "Bearer sk-shortcut")
-			.POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}"));
-		if (key != null) {
-			request.header("Idempotency-Key", key);
-		}
-		try {
-			return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		return RouteRequests.post(this.port, "/four/v1/chat/completions", "Bearer sk-shortcut", key, "{\"model\":\"m\"}");
 	}
 
 	/** Records the decisions the route filter takes. */

@@ -1,9 +1,6 @@
 package dev.modelgate.sample.gateway;
 
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.UUID;
 
@@ -33,8 +30,6 @@ class YamlRouteTests {
 	}
 
 	static final CountingUpstream upstream = CountingUpstream.shared();
-
-	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
 	@LocalServerPort
 	int port;
@@ -103,24 +98,7 @@ class YamlRouteTests {
 	}
 
 	private HttpResponse<String> send(String prefix, String key, String body) {
-		HttpRequest.Builder request = HttpRequest
-			.newBuilder(URI.create("http://127.0.0.1:" + this.port + prefix + "/v1/chat/completions"))
-			.header("Content-Type", "application/json")
-			.header("Authorization", "Bearer sk-yaml")
-			.POST(HttpRequest.BodyPublishers.ofString(body));
-		if (key != null) {
-			request.header("Idempotency-Key", key);
-		}
-		try {
-			return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		return RouteRequests.post(this.port, prefix + "/v1/chat/completions", "Bearer sk-yaml", key, body);
 	}
 
 }
