@@ -12,6 +12,7 @@ import dev.modelgate.reliability.support.OutboxConsumerApp;
 import dev.modelgate.reliability.support.PostgresServer;
 import dev.modelgate.reliability.support.RecordingMailApi;
 import dev.modelgate.reliability.support.Report;
+import dev.modelgate.reliability.support.Sleep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,9 +53,16 @@ class OutboxProcessKillTests {
 					.awaitCondition(() -> publications(postgres, email, true) == 1, "the publication completed", TIMEOUT);
 				Duration delivered = Duration.ofNanos(System.nanoTime() - restarting);
 
-				// The client's retry after its connection died with the first process: the signup committed, its
-				// response was never recorded, so the key is spent without a result (410); nothing runs or is published.
+				// The client's retry after its connection died with the first process: 409 while the killed request's
+				// lease lives (a restart can be quicker than the lease), then, the signup committed and its response
+				// never recorded, the key is spent without a result (410); nothing runs or is published.
+				int inProgress = 0;
 				HttpResponse<String> retry = restarted.signUp(key, email);
+				while (retry.statusCode() == 409 && inProgress++ < 100) {
+					assertThat(retry.body()).contains("idempotency_request_in_progress");
+					Sleep.millis(100);
+					retry = restarted.signUp(key, email);
+				}
 				// A signup that completes on the restarted process, and its retry: replayed, nothing published.
 				String otherKey = UUID.randomUUID().toString();
 				String otherEmail = otherKey + "@example.com";
@@ -74,7 +82,7 @@ class OutboxProcessKillTests {
 						| signups written, publications stored (in one transaction, before the `kill -9`) | %d, %d |
 						| mails before the `kill -9` | 0 |
 						| mails after the restart (republished at start-up) | %d |
-						| the client's retry of the killed signup | %d `%s`, nothing run or published |
+						| the client's retry of the killed signup | %d `%s` (after %d answers 409 while the killed request's lease lived), nothing run or published |
 						| a second signup on the restarted process, then its retry | 200, then %d `Idempotent-Replayed: %s`; %d publication |
 						| calls to the mail API in all (two signups) | %d, %d distinct keys |
 						| mail rows in all | %d |
@@ -82,6 +90,7 @@ class OutboxProcessKillTests {
 						From the restart's start to the first publication's completion: %d s.
 						""".formatted(signups, publications, keys.isEmpty() ? 0 : 1, retry.statusCode(),
 						retry.body().contains("idempotency_result_unavailable") ? "idempotency_result_unavailable" : retry.body(),
+						inProgress,
 						replay.statusCode(), replay.headers().firstValue("Idempotent-Replayed").orElse("absent"),
 						otherPublications, keys.size(), keys.stream().distinct().count(), mails, delivered.toSeconds()));
 				assertThat(signups).isEqualTo(1);
