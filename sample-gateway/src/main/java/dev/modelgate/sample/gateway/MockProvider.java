@@ -7,9 +7,10 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.boot.json.JsonParser;
+import org.springframework.boot.json.JsonParserFactory;
+import org.springframework.boot.json.JsonWriter;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.MediaType;
@@ -23,7 +24,8 @@ import static org.springframework.web.reactive.function.server.RouterFunctions.r
 /**
  * The built-in provider the chat route forwards to when no base URL is set, so that the gateway runs
  * offline: it echoes the last user message as an OpenAI chat completion, whole or as a stream of
- * chunks ending with {@code [DONE]}.
+ * chunks ending with {@code [DONE]}. It reads and writes JSON with Spring Boot's own parser and writer,
+ * so that the same source runs on Spring Boot 3.5 (Jackson 2) and 4 (Jackson 3).
  */
 @Configuration(proxyBeanMethods = false)
 class MockProvider {
@@ -31,7 +33,9 @@ class MockProvider {
 	/** Where the route forwards to when no upstream is configured. */
 	static final String PATH = "/mock/v1/chat/completions";
 
-	private static final JsonMapper JSON = JsonMapper.builder().build();
+	private static final JsonParser PARSER = JsonParserFactory.getJsonParser();
+
+	private static final JsonWriter<Object> JSON = JsonWriter.standard();
 
 	@Bean
 	RouterFunction<ServerResponse> mockChatCompletions() {
@@ -40,13 +44,13 @@ class MockProvider {
 
 	private static Mono<ServerResponse> complete(ServerRequest request) {
 		return request.bodyToMono(String.class).defaultIfEmpty("{}").flatMap((body) -> {
-			JsonNode chat = JSON.readTree(body);
-			String model = chat.path("model").asString("gpt-4o-mini");
+			Map<String, Object> chat = PARSER.parseMap(body);
+			String model = (chat.get("model") instanceof String name) ? name : "gpt-4o-mini";
 			String answer = "Echo: " + lastUserMessage(chat);
 			// Not UUID.randomUUID(): its SecureRandom may read /dev/urandom, on an event-loop thread.
 			String id = "chatcmpl-mock-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
 			long created = System.currentTimeMillis() / 1000;
-			if (chat.path("stream").asBoolean(false)) {
+			if (Boolean.TRUE.equals(chat.get("stream"))) {
 				return ServerResponse.ok().contentType(MediaType.TEXT_EVENT_STREAM)
 					.body(chunks(id, created, model, answer), ServerSentEvent.class);
 			}
@@ -55,15 +59,18 @@ class MockProvider {
 					"choices", List.of(Map.of("index", 0, "finish_reason", "stop",
 							"message", Map.of("role", "assistant", "content", answer))),
 					"usage", Map.of("prompt_tokens", 5, "completion_tokens", 5, "total_tokens", 10));
-			return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(JSON.writeValueAsString(completion));
+			return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(JSON.writeToString(completion));
 		});
 	}
 
-	private static String lastUserMessage(JsonNode chat) {
+	private static String lastUserMessage(Map<String, Object> chat) {
 		String content = "";
-		for (JsonNode message : chat.path("messages")) {
-			if ("user".equals(message.path("role").asString(""))) {
-				content = message.path("content").asString("");
+		if (chat.get("messages") instanceof List<?> messages) {
+			for (Object message : messages) {
+				if (message instanceof Map<?, ?> fields && "user".equals(fields.get("role"))
+						&& fields.get("content") instanceof String text) {
+					content = text;
+				}
 			}
 		}
 		return content;
@@ -81,7 +88,7 @@ class MockProvider {
 	}
 
 	private static String chunk(String id, long created, String model, Map<String, Object> choice) {
-		return JSON.writeValueAsString(Map.of("id", id, "object", "chat.completion.chunk", "created", created,
+		return JSON.writeToString(Map.of("id", id, "object", "chat.completion.chunk", "created", created,
 				"model", model, "choices", List.of(choice)));
 	}
 
