@@ -194,7 +194,7 @@ class IdempotentKafkaBatchListenerTests {
 
 	private static ConsumerRecord<String, String> deadLetter(String topic) {
 		try (var consumer = new DefaultKafkaConsumerFactory<>(
-				KafkaTestUtils.consumerProps(broker, "dlt-" + UUID.randomUUID(), false), new StringDeserializer(),
+				KafkaTestClients.consumerProps(broker.getBrokersAsString(), "dlt-" + UUID.randomUUID()), new StringDeserializer(),
 				new StringDeserializer())
 			.createConsumer()) {
 			consumer.subscribe(List.of(topic));
@@ -284,8 +284,7 @@ class IdempotentKafkaBatchListenerTests {
 		@Bean
 		ConcurrentKafkaListenerContainerFactory<String, String> kafkaListenerContainerFactory(
 				DefaultErrorHandler errorHandler) {
-			Map<String, Object> props = KafkaTestUtils.consumerProps(System.getProperty("test.kafka.brokers"), "unused",
-					false);
+			Map<String, Object> props = KafkaTestClients.consumerProps(System.getProperty("test.kafka.brokers"), "unused");
 			props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 			ConcurrentKafkaListenerContainerFactory<String, String> factory = new ConcurrentKafkaListenerContainerFactory<>();
 			factory.setConsumerFactory(

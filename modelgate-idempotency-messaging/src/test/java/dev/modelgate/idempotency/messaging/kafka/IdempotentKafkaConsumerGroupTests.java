@@ -277,8 +277,7 @@ class IdempotentKafkaConsumerGroupTests {
 		@Bean
 		ConcurrentKafkaListenerContainerFactory<String, String> kafkaListenerContainerFactory(
 				DefaultErrorHandler errorHandler, Runs runs) {
-			Map<String, Object> props = KafkaTestUtils.consumerProps(System.getProperty("test.kafka.brokers"), "unused",
-					false);
+			Map<String, Object> props = KafkaTestClients.consumerProps(System.getProperty("test.kafka.brokers"), "unused");
 			props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 			ConcurrentKafkaListenerContainerFactory<String, String> factory = new ConcurrentKafkaListenerContainerFactory<>();
 			factory.setConsumerFactory(

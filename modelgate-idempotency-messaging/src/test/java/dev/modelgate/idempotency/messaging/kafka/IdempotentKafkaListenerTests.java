@@ -118,7 +118,7 @@ class IdempotentKafkaListenerTests {
 		send("quotes", key, "quote-1");
 
 		List<String> replies = new ArrayList<>();
-		try (var consumer = new DefaultKafkaConsumerFactory<>(KafkaTestUtils.consumerProps(broker, "replies", false),
+		try (var consumer = new DefaultKafkaConsumerFactory<>(KafkaTestClients.consumerProps(broker.getBrokersAsString(), "replies"),
 				new StringDeserializer(), new StringDeserializer())
 			.createConsumer()) {
 			consumer.assign(List.of(new org.apache.kafka.common.TopicPartition("quotes.replies", 0)));
@@ -204,7 +204,7 @@ class IdempotentKafkaListenerTests {
 
 	private static ConsumerRecord<String, String> deadLetter(String topic) {
 		try (var consumer = new DefaultKafkaConsumerFactory<>(
-				KafkaTestUtils.consumerProps(broker, "dlt-" + UUID.randomUUID(), false), new StringDeserializer(),
+				KafkaTestClients.consumerProps(broker.getBrokersAsString(), "dlt-" + UUID.randomUUID()), new StringDeserializer(),
 				new StringDeserializer())
 			.createConsumer()) {
 			consumer.subscribe(List.of(topic));
@@ -236,8 +236,7 @@ class IdempotentKafkaListenerTests {
 	static class KafkaListenerApplication {
 
 		private static Map<String, Object> consumerProps() {
-			Map<String, Object> props = KafkaTestUtils.consumerProps(System.getProperty("test.kafka.brokers"),
-					"unused", false);
+			Map<String, Object> props = KafkaTestClients.consumerProps(System.getProperty("test.kafka.brokers"), "unused");
 			props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 			props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
 			return props;
