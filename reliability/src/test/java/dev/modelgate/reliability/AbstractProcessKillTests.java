@@ -126,6 +126,7 @@ abstract class AbstractProcessKillTests {
 		Outcome outcome = killAt(Window.DURING_UPSTREAM, "window 1: 409 until the lease runs out, then runs again: 2 calls");
 		assertTakenOverAfterLease(outcome);
 		assertThat(outcome.upstreamCalls()).isEqualTo(2);
+		assertOneDownstreamKey(outcome);
 	}
 
 	@Test
@@ -133,6 +134,7 @@ abstract class AbstractProcessKillTests {
 		Outcome outcome = killAt(Window.AFTER_UPSTREAM, "window 1: 409 until the lease runs out, then runs again: 2 calls");
 		assertTakenOverAfterLease(outcome);
 		assertThat(outcome.upstreamCalls()).isEqualTo(2);
+		assertOneDownstreamKey(outcome);
 	}
 
 	@Test
@@ -154,6 +156,17 @@ abstract class AbstractProcessKillTests {
 
 	/** What a retry gets after a kill once the charge committed; the store decides. */
 	protected abstract void assertAfterCharge(Outcome outcome);
+
+	/**
+	 * The takeover's run called the provider with the key the killed run used (derived from the request's scope,
+	 * never the client's key): a provider that deduplicates on it sees one operation.
+	 */
+	static void assertOneDownstreamKey(Outcome outcome) {
+		assertThat(outcome.upstreamKeys()).as("the provider's Idempotency-Key on each call").hasSize(2)
+			.doesNotContain("", outcome.tag());
+		assertThat(outcome.upstreamKeys()).as("one key for the killed run and the takeover's")
+			.containsOnly(outcome.upstreamKeys().get(0));
+	}
 
 	/** The holder died and nothing was recorded: 409 until its lease ran out, then the request ran. */
 	static void assertTakenOverAfterLease(Outcome outcome) {
@@ -204,8 +217,8 @@ abstract class AbstractProcessKillTests {
 		OptionalLong chargesAfter = charges(this.store);
 		OptionalLong charged = chargesBefore.isPresent()
 				? OptionalLong.of(chargesAfter.getAsLong() - chargesBefore.getAsLong()) : OptionalLong.empty();
-		Outcome outcome = new Outcome(window, victimAnswer, retries, Duration.ofNanos(answer.answeredAt() - killedAt),
-				confirmation, this.upstream.calls(tag), charged);
+		Outcome outcome = new Outcome(window, tag, victimAnswer, retries, Duration.ofNanos(answer.answeredAt() - killedAt),
+				confirmation, this.upstream.calls(tag), this.upstream.keys(tag), charged);
 		this.rows.put(window, outcome.row(promise));
 		return outcome;
 	}
@@ -241,15 +254,17 @@ abstract class AbstractProcessKillTests {
 	 * What one kill showed.
 	 *
 	 * @param window where the request was when its gateway was killed
+	 * @param tag the request's tag, also its client's {@code Idempotency-Key}
 	 * @param victimAnswer what the killed gateway's client got
 	 * @param retries the retries until one was not 409, in order
 	 * @param servedAfter from the kill to the first answer that was not 409
 	 * @param confirmation one more retry after that
 	 * @param upstreamCalls how many times the upstream was called for this request
+	 * @param upstreamKeys the {@code Idempotency-Key} the gateway sent the upstream on each of those calls
 	 * @param charges credits charges made for it, where they can be counted
 	 */
-	record Outcome(Window window, Answer victimAnswer, List<Answer> retries, Duration servedAfter,
-			Answer confirmation, int upstreamCalls, OptionalLong charges) {
+	record Outcome(Window window, String tag, Answer victimAnswer, List<Answer> retries, Duration servedAfter,
+			Answer confirmation, int upstreamCalls, List<String> upstreamKeys, OptionalLong charges) {
 
 		Answer firstRetry() {
 			return this.retries.get(0);

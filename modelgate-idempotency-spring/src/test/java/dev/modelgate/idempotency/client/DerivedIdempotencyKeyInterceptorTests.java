@@ -13,8 +13,20 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.retry.RetryException;
+import org.springframework.core.retry.RetryPolicy;
+import org.springframework.core.retry.RetryTemplate;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.resilience.annotation.EnableResilientMethods;
+import org.springframework.resilience.annotation.Retryable;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.client.support.RestClientAdapter;
+import org.springframework.web.service.annotation.PostExchange;
+import org.springframework.web.service.invoker.HttpServiceProxyFactory;
 
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
@@ -27,7 +39,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 /**
  * A downstream API that records the {@code Idempotency-Key} of every call it gets, called through a
  * {@code RestClient} with the interceptor from inside runs of an {@link IdempotencyTemplate}: one logical
- * call carries one key however often it is retried or its run repeated, different calls carry different
+ * call carries one key however often it is retried (by hand, by Spring's {@code RetryTemplate}, by
+ * {@code @Retryable} around an HTTP interface client) or its run repeated, different calls carry different
  * keys, and no key is the run's own.
  */
 class DerivedIdempotencyKeyInterceptorTests {
@@ -83,6 +96,43 @@ class DerivedIdempotencyKeyInterceptorTests {
 			}
 			return "charged";
 		});
+
+		assertThat(this.keys).hasSize(3).doesNotContain("null", runKey);
+		assertThat(this.keys).containsOnly(this.keys.get(0));
+	}
+
+	@Test
+	void retriesBySpringsRetryTemplateCarryOneKey() throws RetryException {
+		String runKey = UUID.randomUUID().toString();
+		this.failuresLeft.set(2);
+		RestClient failing = failingClient();
+		RetryTemplate retries = new RetryTemplate(RetryPolicy.builder().maxRetries(2).delay(Duration.ZERO).build());
+
+		this.template.execute("checkout", runKey, ResultCodec.utf8(),
+				() -> retries.execute(() -> failing.post().uri("/charges").body("{\"amount\":100}").retrieve()
+					.toBodilessEntity()
+					.getStatusCode()
+					.toString()));
+
+		assertThat(this.keys).hasSize(3).doesNotContain("null", runKey);
+		assertThat(this.keys).containsOnly(this.keys.get(0));
+	}
+
+	@Test
+	void retriesByRetryableOnAnHttpInterfaceClientCarryOneKey() {
+		String runKey = UUID.randomUUID().toString();
+		this.failuresLeft.set(2);
+		try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+			context.registerBean(RestClient.class, this::failingClient);
+			context.register(RetryingCheckoutConfiguration.class);
+			context.refresh();
+			Checkout checkout = context.getBean(Checkout.class);
+
+			this.template.execute("checkout", runKey, ResultCodec.utf8(), () -> {
+				checkout.charge("{\"amount\":100}");
+				return "charged";
+			});
+		}
 
 		assertThat(this.keys).hasSize(3).doesNotContain("null", runKey);
 		assertThat(this.keys).containsOnly(this.keys.get(0));
@@ -155,8 +205,56 @@ class DerivedIdempotencyKeyInterceptorTests {
 		assertThat(this.keys).containsExactly("null", "the-callers-own");
 	}
 
+	/** A client that throws on a 5xx, as a user's does, so that a retry mechanism sees the failure. */
+	private RestClient failingClient() {
+		return RestClient.builder()
+			.baseUrl("http://127.0.0.1:" + this.downstream.getAddress().getPort())
+			.requestInterceptor(new DerivedIdempotencyKeyInterceptor())
+			.build();
+	}
+
 	private int charge(String json) {
 		return this.client.post().uri("/charges").body(json).retrieve().toBodilessEntity().getStatusCode().value();
+	}
+
+	/** A payment API declared as an HTTP interface client. */
+	interface Payments {
+
+		@PostExchange("/charges")
+		void charge(@RequestBody String json);
+
+	}
+
+	/** A service that retries its payment call with Spring Framework 7's {@code @Retryable}. */
+	static class Checkout {
+
+		private final Payments payments;
+
+		Checkout(Payments payments) {
+			this.payments = payments;
+		}
+
+		@Retryable(maxRetries = 2, delay = 0)
+		public void charge(String json) {
+			this.payments.charge(json);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableResilientMethods
+	static class RetryingCheckoutConfiguration {
+
+		@Bean
+		Payments payments(RestClient client) {
+			return HttpServiceProxyFactory.builderFor(RestClientAdapter.create(client)).build().createClient(Payments.class);
+		}
+
+		@Bean
+		Checkout checkout(Payments payments) {
+			return new Checkout(payments);
+		}
+
 	}
 
 }

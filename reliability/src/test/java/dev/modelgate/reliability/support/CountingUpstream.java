@@ -7,8 +7,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,6 +39,8 @@ public final class CountingUpstream implements AutoCloseable {
 	private final AtomicInteger calls = new AtomicInteger();
 
 	private final Map<String, AtomicInteger> callsByTag = new ConcurrentHashMap<>();
+
+	private final Map<String, List<String>> keysByTag = new ConcurrentHashMap<>();
 
 	private final Map<String, Hold> holds = new ConcurrentHashMap<>();
 
@@ -98,6 +102,14 @@ public final class CountingUpstream implements AutoCloseable {
 		return (count != null) ? count.get() : 0;
 	}
 
+	/**
+	 * The {@code Idempotency-Key} of each call for {@code tag}, in order ({@code ""} for a call without one): the
+	 * key the gateway derived for its provider call, which must be the same on every run of one request.
+	 */
+	public List<String> keys(String tag) {
+		return List.copyOf(this.keysByTag.getOrDefault(tag, List.of()));
+	}
+
 	/** Calls per tag, for every tag called at least once. */
 	public Map<String, Integer> callsByTag() {
 		Map<String, Integer> snapshot = new ConcurrentHashMap<>();
@@ -119,6 +131,8 @@ public final class CountingUpstream implements AutoCloseable {
 			String tag = matcher.find() ? matcher.group(1) : "";
 			int number = this.calls.incrementAndGet();
 			this.callsByTag.computeIfAbsent(tag, (t) -> new AtomicInteger()).incrementAndGet();
+			String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
+			this.keysByTag.computeIfAbsent(tag, (t) -> new CopyOnWriteArrayList<>()).add((key != null) ? key : "");
 			Hold hold = this.holds.remove(tag);
 			if (hold != null) {
 				hold.arrive();
