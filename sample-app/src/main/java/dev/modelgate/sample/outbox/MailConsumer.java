@@ -25,7 +25,7 @@ import dev.modelgate.sample.faults.OutboxFaults;
  */
 @Component
 @Profile("outbox")
-public class MailConsumer {
+class MailConsumer {
 
 	private final MailOutbox outbox;
 
@@ -48,7 +48,7 @@ public class MailConsumer {
 	}
 
 	/** How many times the consumer ran for {@code key} since the application started. */
-	public int runs(String key) {
+	int runs(String key) {
 		AtomicInteger count = this.runs.get(key);
 		return (count != null) ? count.get() : 0;
 	}

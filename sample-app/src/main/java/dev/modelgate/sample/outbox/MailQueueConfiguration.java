@@ -36,16 +36,16 @@ import dev.modelgate.sample.faults.OutboxFaults;
  */
 @Configuration(proxyBeanMethods = false)
 @Profile("outbox")
-public class MailQueueConfiguration {
+class MailQueueConfiguration {
 
 	/** The exchange the mail events are externalized to. */
-	public static final String EXCHANGE = "modelgate.sample.mail";
+	static final String EXCHANGE = "modelgate.sample.mail";
 
 	/** Their routing key. */
-	public static final String ROUTING_KEY = "mail.requested";
+	static final String ROUTING_KEY = "mail.requested";
 
 	/** The queue the mail consumer reads. */
-	public static final String QUEUE = "modelgate.sample.mail";
+	static final String QUEUE = "modelgate.sample.mail";
 
 	@Bean
 	DirectExchange mailExchange() {

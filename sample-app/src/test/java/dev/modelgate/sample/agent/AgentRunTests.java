@@ -23,6 +23,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.modulith.events.core.EventPublicationRegistry;
+import org.springframework.modulith.events.core.EventSerializer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -153,12 +154,13 @@ class AgentRunTests {
 		assertThat(mailsSent()).hasSize(2);
 	}
 
-	/** The default profile mails directly: no broker connection factory, no event publication registry. */
+	/** The default profile mails directly: no broker connection factory, no event publication registry, no database. */
 	@Test
 	void defaultProfileMailsDirectlyWithoutABrokerOrAnEventRegistry() {
 		assertThat(this.context.getBean(MailSender.class)).isInstanceOf(DirectMailSender.class);
 		assertThat(this.context.getBeanNamesForType(ConnectionFactory.class)).isEmpty();
 		assertThat(this.context.getBeanNamesForType(EventPublicationRegistry.class)).isEmpty();
+		assertThat(this.context.getBeanNamesForType(EventSerializer.class)).isEmpty();
 		assertThat(this.context.getBeanNamesForType(DataSource.class)).isEmpty();
 	}
 
