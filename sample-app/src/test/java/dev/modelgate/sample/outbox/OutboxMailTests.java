@@ -125,6 +125,7 @@ class OutboxMailTests {
 		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(retry.body()).isEqualTo(first.body());
 		assertThat(publications()).isEqualTo(1);
+		assertThat(publicationsCarrying(eventKey)).isEqualTo(1);
 		assertThat(mailsSent()).singleElement().extracting(SentMail::idempotencyKey).isEqualTo(eventKey);
 		assertThat(this.received.headersFor(eventKey)).containsExactly(eventKey);
 		assertThat(this.consumer.runs(eventKey)).isEqualTo(1);
@@ -135,7 +136,7 @@ class OutboxMailTests {
 		String eventKey = eventKey(run(UUID.randomUUID().toString()));
 		await().atMost(TIMEOUT).until(() -> mailsSent().size() == 1);
 		Message delivered = this.received.messagesFor(eventKey).get(0);
-		double skippedBefore = skippedDuplicates();
+		double replayedBefore = listenerDecisions("replayed");
 
 		MessageProperties properties = new MessageProperties();
 		properties.setContentType(delivered.getMessageProperties().getContentType());
@@ -144,7 +145,7 @@ class OutboxMailTests {
 				new Message(delivered.getBody(), properties));
 
 		await().atMost(TIMEOUT).until(() -> this.received.messagesFor(eventKey).size() == 2);
-		await().atMost(TIMEOUT).until(() -> skippedDuplicates() == skippedBefore + 1 && queued() == 0);
+		await().atMost(TIMEOUT).until(() -> listenerDecisions("replayed") == replayedBefore + 1 && queued() == 0);
 		assertThat(this.received.headersFor(eventKey)).containsExactly(eventKey, eventKey);
 		assertThat(mailsSent()).hasSize(1);
 		assertThat(this.consumer.runs(eventKey)).isEqualTo(1);
@@ -153,15 +154,15 @@ class OutboxMailTests {
 	@Test
 	void messageRequeuedByTheBrokerAfterTheConsumerFailedBeforeItsAckIsSkipped() {
 		this.faults.failNextConsumerAck();
-		double skippedBefore = skippedDuplicates();
+		double unavailableBefore = listenerDecisions("result_unavailable");
 
 		String eventKey = eventKey(run(UUID.randomUUID().toString()));
 
 		// The consumer delivered and committed, then failed before the ack: the broker requeues the message and
 		// delivers it again, flagged redelivered; the redelivery finds the key applied and is acknowledged.
 		await().atMost(TIMEOUT)
-			.until(() -> this.received.messagesFor(eventKey).size() == 2 && skippedDuplicates() == skippedBefore + 1
-					&& queued() == 0);
+			.until(() -> this.received.messagesFor(eventKey).size() == 2
+					&& listenerDecisions("result_unavailable") == unavailableBefore + 1 && queued() == 0);
 		assertThat(this.received.messagesFor(eventKey).get(1).getMessageProperties().isRedelivered()).isTrue();
 		assertThat(mailsSent()).singleElement().extracting(SentMail::idempotencyKey).isEqualTo(eventKey);
 		assertThat(this.consumer.runs(eventKey)).isEqualTo(1);
@@ -238,6 +239,11 @@ class OutboxMailTests {
 				Integer.class, "%" + this.recipient + "%");
 	}
 
+	private int publicationsCarrying(String eventKey) {
+		return this.jdbc.queryForObject("SELECT count(*) FROM " + PUBLICATIONS + " WHERE serialized_event LIKE ?",
+				Integer.class, "%\"idempotencyKey\":\"" + eventKey + "\"%");
+	}
+
 	private int completedPublications() {
 		return this.jdbc.queryForObject("SELECT count(*) FROM " + PUBLICATIONS
 				+ " WHERE serialized_event LIKE ? AND completion_date IS NOT NULL", Integer.class,
@@ -257,13 +263,16 @@ class OutboxMailTests {
 		return this.admin.getQueueInfo(MailQueueConfiguration.QUEUE).getMessageCount();
 	}
 
-	/** Deliveries the consumer's {@code @IdempotentListener} acknowledged without running it. */
-	private double skippedDuplicates() {
+	/**
+	 * The listeners' decisions with this outcome: a duplicate acknowledged without running counts as
+	 * {@code replayed} (its record completed) or {@code result_unavailable} (applied in the consumer's
+	 * transaction, which committed before the consumer failed).
+	 */
+	private double listenerDecisions(String outcome) {
 		return this.meters.find(MicrometerIdempotencyListener.DECISIONS)
-			.tag("method", "LISTENER")
+			.tags("method", "LISTENER", "outcome", outcome)
 			.counters()
 			.stream()
-			.filter((counter) -> List.of("replayed", "result_unavailable").contains(counter.getId().getTag("outcome")))
 			.mapToDouble(Counter::count)
 			.sum();
 	}
