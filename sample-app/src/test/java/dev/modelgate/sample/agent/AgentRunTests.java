@@ -8,16 +8,22 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.UUID;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
+import org.springframework.modulith.events.core.EventPublicationRegistry;
+import org.springframework.modulith.events.core.EventSerializer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,6 +45,9 @@ class AgentRunTests {
 
 	@Autowired
 	TicketDesk tickets;
+
+	@Autowired
+	ApplicationContext context;
 
 	private String recipient;
 
@@ -143,6 +152,16 @@ class AgentRunTests {
 		assertThat(bob.statusCode()).isEqualTo(200);
 		assertThat(json(alice).path("run_id").asString()).isNotEqualTo(json(bob).path("run_id").asString());
 		assertThat(mailsSent()).hasSize(2);
+	}
+
+	/** The default profile mails directly: no broker connection factory, no event publication registry, no database. */
+	@Test
+	void defaultProfileMailsDirectlyWithoutABrokerOrAnEventRegistry() {
+		assertThat(this.context.getBean(MailSender.class)).isInstanceOf(DirectMailSender.class);
+		assertThat(this.context.getBeanNamesForType(ConnectionFactory.class)).isEmpty();
+		assertThat(this.context.getBeanNamesForType(EventPublicationRegistry.class)).isEmpty();
+		assertThat(this.context.getBeanNamesForType(EventSerializer.class)).isEmpty();
+		assertThat(this.context.getBeanNamesForType(DataSource.class)).isEmpty();
 	}
 
 	@Test
