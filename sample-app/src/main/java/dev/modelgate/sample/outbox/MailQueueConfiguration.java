@@ -30,7 +30,8 @@ import dev.modelgate.sample.faults.OutboxFaults;
  * <p>The externalizer is Spring Modulith's {@link DelegatingEventExternalizer}, the class its
  * {@code spring-modulith-events-amqp} module registers, sending the way that module does (exchange and
  * routing key from {@code @Externalized}, headers from the externalization configuration): that module
- * is not published for Spring Modulith 2.0.3 on Maven Central (only up to 1.3.5). As with Spring
+ * is not served for Spring Modulith 2.0.3 by the Maven repository this project is built from here (only up
+ * to 1.3.5); an application that has it needs none of this bean. As with Spring
  * Modulith's own externalizers, its publication is completed once the message is handed to the broker
  * (no publisher confirms), and is left incomplete, for a resubmission, when sending fails.
  */
