@@ -24,7 +24,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
-import dev.modelgate.idempotency.core.BlockingIdempotencyStoreAdapter;
+import dev.modelgate.idempotency.core.internal.BlockingIdempotencyStoreAdapter;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchema;

@@ -15,8 +15,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import dev.modelgate.idempotency.core.CanonicalBody;
-import dev.modelgate.idempotency.core.RequestFingerprint;
+import dev.modelgate.idempotency.core.internal.CanonicalBody;
+import dev.modelgate.idempotency.core.internal.RequestFingerprint;
 
 /**
  * Fingerprinting a chat request body: canonical JSON (parse, sort keys, hash by meaning), as every

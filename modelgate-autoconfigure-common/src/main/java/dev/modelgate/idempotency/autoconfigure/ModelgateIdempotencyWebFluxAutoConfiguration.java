@@ -21,8 +21,8 @@ import org.springframework.web.util.pattern.PathPatternParser;
 
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
-import dev.modelgate.idempotency.core.BlockingIdempotencyStoreAdapter;
-import dev.modelgate.idempotency.core.CanonicalBody;
+import dev.modelgate.idempotency.core.internal.BlockingIdempotencyStoreAdapter;
+import dev.modelgate.idempotency.core.internal.CanonicalBody;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreDecorator;

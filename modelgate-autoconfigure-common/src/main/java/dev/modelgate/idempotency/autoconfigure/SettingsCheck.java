@@ -20,7 +20,7 @@ import org.springframework.validation.Errors;
 import org.springframework.web.util.pattern.PathPatternParser;
 import org.springframework.web.util.pattern.PatternParseException;
 
-import dev.modelgate.idempotency.core.CanonicalBody;
+import dev.modelgate.idempotency.core.internal.CanonicalBody;
 
 /**
  * The checks of {@link ModelgateIdempotencyProperties}: each refusal names the property and the values

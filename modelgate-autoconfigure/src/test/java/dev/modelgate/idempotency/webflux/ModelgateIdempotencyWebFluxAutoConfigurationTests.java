@@ -12,7 +12,7 @@ import org.springframework.web.reactive.DispatcherHandler;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyAutoConfiguration;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyWebFluxAutoConfiguration;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
-import dev.modelgate.idempotency.core.BlockingIdempotencyStoreAdapter;
+import dev.modelgate.idempotency.core.internal.BlockingIdempotencyStoreAdapter;
 import dev.modelgate.idempotency.web.reactive.IdempotencyWebFilter;
 import dev.modelgate.idempotency.web.reactive.ReactiveClientIdentityResolver;
 import dev.modelgate.idempotency.web.reactive.ReactiveIdempotencyEngine;

@@ -1,5 +1,8 @@
 package dev.modelgate.idempotency.core;
 
+import dev.modelgate.idempotency.core.internal.AsyncLease;
+import dev.modelgate.idempotency.core.internal.AsyncSettlement;
+import dev.modelgate.idempotency.core.internal.Delayer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;

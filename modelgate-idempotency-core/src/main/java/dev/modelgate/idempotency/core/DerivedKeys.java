@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.core;
 
+import dev.modelgate.idempotency.core.internal.Hashing;
 import java.util.HexFormat;
 
 /**

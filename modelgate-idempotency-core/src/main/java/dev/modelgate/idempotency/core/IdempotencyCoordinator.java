@@ -1,5 +1,7 @@
 package dev.modelgate.idempotency.core;
 
+import dev.modelgate.idempotency.core.internal.Lease;
+import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;

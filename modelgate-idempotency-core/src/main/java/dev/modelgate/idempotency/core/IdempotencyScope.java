@@ -1,5 +1,7 @@
 package dev.modelgate.idempotency.core;
 
+import dev.modelgate.idempotency.core.internal.Hashing;
+
 /**
  * The identity of one logical operation: who asked (client identity), what (method and route, or an
  * explicit scope name) and which attempt (the key). Only its SHA-256 is kept, so neither the key nor

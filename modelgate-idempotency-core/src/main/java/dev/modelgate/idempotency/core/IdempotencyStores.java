@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.core;
 
+import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
 import java.util.Locale;
 
 /** Helpers about stores that tools outside the state machine share. */

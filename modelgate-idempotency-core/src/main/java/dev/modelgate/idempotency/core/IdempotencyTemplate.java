@@ -1,5 +1,8 @@
 package dev.modelgate.idempotency.core;
 
+import dev.modelgate.idempotency.core.internal.DecisionReporter;
+import dev.modelgate.idempotency.core.internal.Lease;
+import dev.modelgate.idempotency.core.internal.Settlement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -1,5 +1,7 @@
 package dev.modelgate.idempotency.core;
 
+import dev.modelgate.idempotency.core.internal.AttemptTags;
+import dev.modelgate.idempotency.core.internal.Lease;
 import java.util.List;
 import java.util.Objects;
 

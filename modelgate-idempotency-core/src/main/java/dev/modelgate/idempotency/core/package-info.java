@@ -1,7 +1,8 @@
 /**
  * The Idempotency-Key state machine with no Spring, servlet, store client or Jackson in it: key,
- * scope, fingerprint, the store SPI, leases and heartbeats, the coordinator, the template, decisions
- * and listeners, and a bounded in-memory store.
+ * scope, the store SPI, the coordinator, the template, decisions and listeners, derived keys, the
+ * exceptions a caller handles, and a bounded in-memory store. What the library's adapters share
+ * beside it (fingerprints, leases, settlement, reporting, buffers) is in {@code .internal}, not API.
  */
 @NullMarked
 package dev.modelgate.idempotency.core;

@@ -1,5 +1,7 @@
 package dev.modelgate.idempotency.core;
 
+import dev.modelgate.idempotency.core.internal.CanonicalBody;
+import dev.modelgate.idempotency.core.internal.Settlement;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

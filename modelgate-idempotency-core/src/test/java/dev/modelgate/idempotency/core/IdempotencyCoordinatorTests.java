@@ -1,5 +1,8 @@
 package dev.modelgate.idempotency.core;
 
+import dev.modelgate.idempotency.core.internal.Hashing;
+import dev.modelgate.idempotency.core.internal.Lease;
+import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;

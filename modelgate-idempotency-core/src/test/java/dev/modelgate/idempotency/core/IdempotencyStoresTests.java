@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.core;
 
+import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

@@ -19,8 +19,8 @@ import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.web.server.ServerWebExchange;
 
 import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.core.AnnotationDurations;
-import dev.modelgate.idempotency.core.CanonicalBody;
+import dev.modelgate.idempotency.core.internal.AnnotationDurations;
+import dev.modelgate.idempotency.core.internal.CanonicalBody;
 import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.web.reactive.ReactiveIdempotencyEngine;

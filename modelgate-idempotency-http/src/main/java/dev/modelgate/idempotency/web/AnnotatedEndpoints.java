@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.web.method.HandlerMethod;
 
 import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.core.AnnotationDurations;
-import dev.modelgate.idempotency.core.CanonicalBody;
+import dev.modelgate.idempotency.core.internal.AnnotationDurations;
+import dev.modelgate.idempotency.core.internal.CanonicalBody;
 
 /**
  * Reads {@code @Idempotent} on a handler method into its endpoint's settings, the same way for the

@@ -9,18 +9,18 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.core.AsyncLease;
-import dev.modelgate.idempotency.core.AsyncSettlement;
+import dev.modelgate.idempotency.core.internal.AsyncLease;
+import dev.modelgate.idempotency.core.internal.AsyncSettlement;
 import dev.modelgate.idempotency.core.BeginResult;
-import dev.modelgate.idempotency.core.DecisionReporter;
+import dev.modelgate.idempotency.core.internal.DecisionReporter;
 import dev.modelgate.idempotency.core.IdempotencyKey;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
 import dev.modelgate.idempotency.core.IdempotencyScope;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.InvalidIdempotencyKeyException;
-import dev.modelgate.idempotency.core.Lease;
-import dev.modelgate.idempotency.core.Settlement;
+import dev.modelgate.idempotency.core.internal.Lease;
+import dev.modelgate.idempotency.core.internal.Settlement;
 import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**

@@ -2,7 +2,7 @@ package dev.modelgate.idempotency.web;
 
 import java.time.Duration;
 
-import dev.modelgate.idempotency.core.DecisionReporter;
+import dev.modelgate.idempotency.core.internal.DecisionReporter;
 
 /**
  * What a recorded stream tells the listeners about its stream, under the request's method

@@ -33,7 +33,7 @@ import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamEvent;
 import dev.modelgate.idempotency.core.StreamSlice;
-import dev.modelgate.idempotency.core.TimeBoundedIdempotencyStore;
+import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
 
 /**
  * An {@link IdempotencyStore} in a PostgreSQL, MariaDB or MySQL table (see {@link JdbcDatabase}): one

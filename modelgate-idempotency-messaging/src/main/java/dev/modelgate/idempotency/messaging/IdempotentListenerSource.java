@@ -18,7 +18,7 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.StringUtils;
 
 import dev.modelgate.idempotency.IdempotentListener;
-import dev.modelgate.idempotency.core.AnnotationDurations;
+import dev.modelgate.idempotency.core.internal.AnnotationDurations;
 import dev.modelgate.idempotency.core.IdempotencyDecision;
 import dev.modelgate.idempotency.core.InvalidIdempotencyKeyException;
 import dev.modelgate.idempotency.operation.OperationDefinition;

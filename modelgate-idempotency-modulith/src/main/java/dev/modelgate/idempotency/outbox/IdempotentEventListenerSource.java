@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.util.StringUtils;
 
-import dev.modelgate.idempotency.core.AnnotationDurations;
+import dev.modelgate.idempotency.core.internal.AnnotationDurations;
 import dev.modelgate.idempotency.operation.OperationDefinition;
 import dev.modelgate.idempotency.operation.OperationExpressionRoot;
 import dev.modelgate.idempotency.operation.OperationSource;

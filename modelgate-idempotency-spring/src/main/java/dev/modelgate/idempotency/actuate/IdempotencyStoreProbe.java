@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.IdempotencyStores;
-import dev.modelgate.idempotency.core.TimeBoundedIdempotencyStore;
+import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
 
 /**
  * What the {@code idempotency} health indicator asks the store, without Spring Boot's health API, so

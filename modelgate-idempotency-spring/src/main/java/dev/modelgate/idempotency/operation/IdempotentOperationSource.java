@@ -9,7 +9,7 @@ import org.springframework.util.StringUtils;
 
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.IdempotentOperation;
-import dev.modelgate.idempotency.core.AnnotationDurations;
+import dev.modelgate.idempotency.core.internal.AnnotationDurations;
 
 /** Reads {@link IdempotentOperation @IdempotentOperation}: key, fingerprint and reconciliation as SpEL. */
 final class IdempotentOperationSource implements OperationSource {

@@ -15,7 +15,7 @@ import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
-import dev.modelgate.idempotency.core.TimeBoundedIdempotencyStore;
+import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
 
 import static io.micrometer.observation.tck.TestObservationRegistryAssert.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -29,8 +29,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.modelgate.idempotency.core.ByteChunks;
-import dev.modelgate.idempotency.core.ChunkPool;
+import dev.modelgate.idempotency.core.internal.ByteChunks;
+import dev.modelgate.idempotency.core.internal.ChunkPool;
 import dev.modelgate.idempotency.web.testapp.CountingStorePostProcessor;
 import dev.modelgate.idempotency.web.testapp.Invocations;
 import dev.modelgate.idempotency.web.testapp.TestApplication;

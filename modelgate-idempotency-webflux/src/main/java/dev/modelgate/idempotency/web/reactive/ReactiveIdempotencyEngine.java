@@ -48,8 +48,8 @@ import dev.modelgate.idempotency.web.StreamReporting;
 import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.AsyncIdempotencyCoordinator;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
-import dev.modelgate.idempotency.core.AsyncLease;
-import dev.modelgate.idempotency.core.Delayer;
+import dev.modelgate.idempotency.core.internal.AsyncLease;
+import dev.modelgate.idempotency.core.internal.Delayer;
 import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
@@ -79,7 +79,7 @@ import dev.modelgate.idempotency.core.IdempotencyStoreException;
  * lease is renewed while {@code chain} runs; {@code chain} runs at most once per key.
  *
  * <p>The thread that continues after a store call is the store's (for the adapted blocking stores,
- * a thread of {@link dev.modelgate.idempotency.core.BlockingIdempotencyStoreAdapter}'s pool; for a
+ * a thread of {@link dev.modelgate.idempotency.core.internal.BlockingIdempotencyStoreAdapter}'s pool; for a
  * reactive client, its event loop). Nothing here blocks.
  */
 public class ReactiveIdempotencyEngine {

@@ -4,8 +4,8 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
-import dev.modelgate.idempotency.core.AsyncLease;
-import dev.modelgate.idempotency.core.AsyncSettlement;
+import dev.modelgate.idempotency.core.internal.AsyncLease;
+import dev.modelgate.idempotency.core.internal.AsyncSettlement;
 import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**

@@ -26,7 +26,7 @@ import dev.modelgate.idempotency.web.StreamCursor;
 import dev.modelgate.idempotency.web.StreamReporting;
 import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
-import dev.modelgate.idempotency.core.AsyncLease;
+import dev.modelgate.idempotency.core.internal.AsyncLease;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
 

@@ -22,8 +22,8 @@ import org.springframework.http.MediaType;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 
-import dev.modelgate.idempotency.core.ByteChunks;
-import dev.modelgate.idempotency.core.ChunkPool;
+import dev.modelgate.idempotency.core.internal.ByteChunks;
+import dev.modelgate.idempotency.core.internal.ChunkPool;
 
 /**
  * A request whose body was read once, up to a size cap, and can be read again by the handler every

@@ -30,8 +30,8 @@ import dev.modelgate.idempotency.web.ResponsePolicy;
 import dev.modelgate.idempotency.web.StreamReporting;
 import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.IdempotencyContext;
-import dev.modelgate.idempotency.core.Lease;
-import dev.modelgate.idempotency.core.Settlement;
+import dev.modelgate.idempotency.core.internal.Lease;
+import dev.modelgate.idempotency.core.internal.Settlement;
 
 /**
  * One run of a handler under a held lease, from the chain call to the record: the response is held

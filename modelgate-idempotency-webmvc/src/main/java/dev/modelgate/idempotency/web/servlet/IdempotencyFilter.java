@@ -35,13 +35,13 @@ import dev.modelgate.idempotency.web.KeyedRequestSettings;
 import dev.modelgate.idempotency.web.LastEventId;
 import dev.modelgate.idempotency.web.StreamFollowers;
 import dev.modelgate.idempotency.web.StreamSettings;
-import dev.modelgate.idempotency.core.ChunkPool;
-import dev.modelgate.idempotency.core.DecisionReporter;
+import dev.modelgate.idempotency.core.internal.ChunkPool;
+import dev.modelgate.idempotency.core.internal.DecisionReporter;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator.Attempt;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
-import dev.modelgate.idempotency.core.Lease;
+import dev.modelgate.idempotency.core.internal.Lease;
 import dev.modelgate.idempotency.web.servlet.KeyedRequestReader.KeyedRequest;
 
 /**

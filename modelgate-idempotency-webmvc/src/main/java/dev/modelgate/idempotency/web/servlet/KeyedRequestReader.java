@@ -15,11 +15,11 @@ import org.springframework.http.MediaType;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.web.MatchedPath;
-import dev.modelgate.idempotency.core.ByteChunks;
-import dev.modelgate.idempotency.core.CanonicalBody;
-import dev.modelgate.idempotency.core.ChunkPool;
+import dev.modelgate.idempotency.core.internal.ByteChunks;
+import dev.modelgate.idempotency.core.internal.CanonicalBody;
+import dev.modelgate.idempotency.core.internal.ChunkPool;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
-import dev.modelgate.idempotency.core.RequestFingerprint;
+import dev.modelgate.idempotency.core.internal.RequestFingerprint;
 
 /**
  * Reads the body of a keyed request, within {@code max-request-size}, so that it can be fingerprinted

@@ -19,8 +19,8 @@ import dev.modelgate.idempotency.web.SseEvents;
 import dev.modelgate.idempotency.web.StreamReporting;
 import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
-import dev.modelgate.idempotency.core.Lease;
-import dev.modelgate.idempotency.core.Settlement;
+import dev.modelgate.idempotency.core.internal.Lease;
+import dev.modelgate.idempotency.core.internal.Settlement;
 
 /**
  * The body of an acquired request's response once it went asynchronous. At its first output it

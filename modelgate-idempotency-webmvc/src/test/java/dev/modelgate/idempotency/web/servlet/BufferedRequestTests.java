@@ -12,8 +12,8 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.util.FileCopyUtils;
 import org.springframework.util.StreamUtils;
 
-import dev.modelgate.idempotency.core.ByteChunks;
-import dev.modelgate.idempotency.core.ChunkPool;
+import dev.modelgate.idempotency.core.internal.ByteChunks;
+import dev.modelgate.idempotency.core.internal.ChunkPool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIOException;

@@ -10,8 +10,8 @@ import org.springframework.mock.web.MockHttpServletRequest;
 
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.core.ByteChunks;
-import dev.modelgate.idempotency.core.ChunkPool;
+import dev.modelgate.idempotency.core.internal.ByteChunks;
+import dev.modelgate.idempotency.core.internal.ChunkPool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;

@@ -1,0 +1,132 @@
+package dev.modelgate.idempotency.core.internal;
+
+import dev.modelgate.idempotency.core.IdempotencyDecision;
+import dev.modelgate.idempotency.core.StoredOutcome;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The end of one asynchronous attempt that holds its key, as {@link Settlement} ends a blocking one:
+ * the same decisions, warnings and reports, over an {@link AsyncLease}. An attempt is settled once:
+ * the first of record, release and abandon wins and the others do nothing.
+ *
+ * <p>What follows a store call (the WARN, the decision) hangs on the store's future, not on whoever
+ * waits for the answer: a client that goes away never cancels the recording or the release (they
+ * have their own {@code operation-timeout}).
+ */
+public final class AsyncSettlement {
+
+	private final AsyncLease lease;
+
+	private final SettlementReports reports;
+
+	private final Duration ttl;
+
+	private final AtomicBoolean settled = new AtomicBoolean();
+
+	private volatile boolean streaming;
+
+	/**
+	 * @param lease the held lease
+	 * @param reporter where decisions go
+	 * @param method as in {@link IdempotencyDecision#method()}
+	 * @param route as in {@link IdempotencyDecision#route()}
+	 * @param ttl how long a recorded outcome is kept
+	 */
+	public AsyncSettlement(AsyncLease lease, DecisionReporter reporter, String method, String route, Duration ttl) {
+		this.lease = lease;
+		this.reports = new SettlementReports(reporter, method, route, lease.scope());
+		this.ttl = ttl;
+	}
+
+	/** {@return the hashed scope of the attempt} */
+	public String scope() {
+		return this.lease.scope();
+	}
+
+	/** {@return the held lease, for writing a stream's events} */
+	public AsyncLease lease() {
+		return this.lease;
+	}
+
+	/** {@return whether the attempt was recorded, released or abandoned} */
+	public boolean isSettled() {
+		return this.settled.get();
+	}
+
+	/** The attempt's answer is a stream, which settles the attempt itself, whatever becomes of its client. */
+	public void streaming() {
+		this.streaming = true;
+	}
+
+	/** {@return whether the attempt's answer is a stream} */
+	public boolean isStreaming() {
+		return this.streaming;
+	}
+
+	/**
+	 * Records the outcome for replay, or with {@code null} that the work ran and its result is not kept.
+	 * @param outcome the outcome, or {@code null}
+	 * @return whether it was recorded; {@code false} too when the attempt was already settled
+	 */
+	public CompletableFuture<Boolean> record(@Nullable StoredOutcome outcome) {
+		if (!this.settled.compareAndSet(false, true)) {
+			return CompletableFuture.completedFuture(false);
+		}
+		return safely(() -> this.lease.complete(outcome, this.ttl)).handle(this.reports::recorded);
+	}
+
+	/** {@return whether the stream, ended normally, was recorded so that retries replay it} */
+	public CompletableFuture<Boolean> recordStream() {
+		if (!this.settled.compareAndSet(false, true)) {
+			return CompletableFuture.completedFuture(false);
+		}
+		return safely(() -> this.lease.completeStream(this.ttl)).handle(this.reports::streamRecorded);
+	}
+
+	/**
+	 * Deletes the record so that a retry runs again.
+	 * @param warning why, when it deserves a WARN, or {@code null} for an ordinary release
+	 * @return whether the record was deleted; {@code false} too when the attempt was already settled
+	 */
+	public CompletableFuture<Boolean> release(@Nullable String warning) {
+		if (!this.settled.compareAndSet(false, true)) {
+			return CompletableFuture.completedFuture(false);
+		}
+		this.reports.releasing(warning);
+		return safely(this.lease::release).handle(this.reports::released);
+	}
+
+	/**
+	 * Stops renewing without touching the record, which then runs out on its own.
+	 * @param warning why, logged as a WARN
+	 */
+	public void abandon(String warning) {
+		if (this.settled.compareAndSet(false, true)) {
+			this.reports.abandoned(warning);
+			this.lease.abandon();
+		}
+	}
+
+	/**
+	 * {@return what a failed store call says, for a WARN}
+	 * @param failure the failure, as a future reports it
+	 */
+	public static String describe(Throwable failure) {
+		return SettlementReports.describe(failure);
+	}
+
+	private static CompletableFuture<Boolean> safely(Supplier<CompletableFuture<Boolean>> call) {
+		try {
+			return call.get();
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+}

@@ -1,0 +1,159 @@
+package dev.modelgate.idempotency.core.internal;
+
+import dev.modelgate.idempotency.core.IdempotencyContext;
+import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.core.StreamSlice;
+import org.jspecify.annotations.Nullable;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The right to run one attempt, renewed in the background every third of its time to live until it
+ * is completed or released. If a renewal finds the record gone or held by another token, the lease
+ * is lost: the work may still finish, but its completion will be refused by the store.
+ */
+public final class Lease {
+
+	private static final long SHORTEST_HEARTBEAT_MILLIS = 50;
+
+	private final IdempotencyStore store;
+
+	private final String scope;
+
+	private final String token;
+
+	private final ScheduledFuture<?> heartbeat;
+
+	private final Runnable onEnd;
+
+	private final AtomicBoolean ended = new AtomicBoolean();
+
+	private volatile boolean lost;
+
+	/**
+	 * @param onEnd runs once, when the holder first completes, releases or abandons the lease
+	 */
+	public Lease(IdempotencyStore store, ScheduledExecutorService heartbeats, String scope, String token,
+			Duration leaseTtl, Runnable onEnd) {
+		this.store = store;
+		this.scope = scope;
+		this.token = token;
+		this.onEnd = onEnd;
+		long period = Math.max(SHORTEST_HEARTBEAT_MILLIS, leaseTtl.toMillis() / 3);
+		this.heartbeat = heartbeats.scheduleWithFixedDelay(() -> renew(leaseTtl), period, period,
+				TimeUnit.MILLISECONDS);
+	}
+
+	private void renew(Duration leaseTtl) {
+		try {
+			if (!this.store.renew(this.scope, this.token, leaseTtl)) {
+				this.lost = true;
+				this.heartbeat.cancel(false);
+			}
+		}
+		catch (RuntimeException ex) {
+			// A renewal that fails to reach the store is retried at the next beat; the lease only
+			// counts as lost once the store says another token holds it (or nothing does).
+		}
+	}
+
+	/**
+	 * Stops renewing and records the outcome.
+	 * @param outcome what to replay, or {@code null} when the result is not kept
+	 * @param ttl how long the record is kept
+	 * @return whether the store accepted it (false: the lease was lost to another holder)
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 */
+	public boolean complete(@Nullable StoredOutcome outcome, Duration ttl) {
+		stopHeartbeat();
+		return this.store.complete(this.scope, this.token, outcome, ttl);
+	}
+
+	/**
+	 * Marks the held record as a stream with its head (see {@link IdempotencyStore#openStream}); the
+	 * heartbeat goes on.
+	 * @param head the stream's head
+	 * @return whether the store accepted it
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 */
+	public boolean openStream(byte[] head) {
+		return this.store.openStream(this.scope, this.token, head);
+	}
+
+	/**
+	 * Appends events to the held stream (see {@link IdempotencyStore#appendEvents}); the heartbeat goes on.
+	 * @param fromSequence the sequence of the first event
+	 * @param events the events' bytes
+	 * @return whether the store accepted them
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 */
+	public boolean appendEvents(long fromSequence, List<byte[]> events) {
+		return this.store.appendEvents(this.scope, this.token, fromSequence, events);
+	}
+
+	/**
+	 * Stops renewing and ends the held stream normally (see {@link IdempotencyStore#completeStream}).
+	 * @param ttl how long the stream is kept
+	 * @return whether the store accepted it
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 */
+	public boolean completeStream(Duration ttl) {
+		stopHeartbeat();
+		return this.store.completeStream(this.scope, this.token, ttl);
+	}
+
+	/**
+	 * Stops renewing and deletes the record so that a retry runs again.
+	 * @return whether the store accepted it
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 */
+	public boolean release() {
+		stopHeartbeat();
+		return this.store.release(this.scope, this.token);
+	}
+
+	/** Stops renewing without touching the record; it then lasts until its lease runs out. */
+	public void abandon() {
+		stopHeartbeat();
+	}
+
+	/** {@return whether a renewal found that this attempt no longer holds the record} */
+	public boolean isLost() {
+		return this.lost;
+	}
+
+	/** {@return the hashed scope the lease holds} */
+	public String scope() {
+		return this.scope;
+	}
+
+	/**
+	 * {@return the attempt's short public name} The ids of the events its stream records carry it, so
+	 * that a {@code Last-Event-ID} names the attempt as well as the place ({@link StreamSlice#attemptTag()}).
+	 */
+	public String attemptTag() {
+		return AttemptTags.of(this.token);
+	}
+
+	/**
+	 * Binds this lease as the current thread's attempt (see {@link IdempotencyContext}).
+	 * @return closes the binding and restores the previous one
+	 */
+	public IdempotencyContext.Binding bindToCurrentThread() {
+		return IdempotencyContext.bind(new IdempotencyContext.Held(this.scope, this.token));
+	}
+
+	private void stopHeartbeat() {
+		this.heartbeat.cancel(false);
+		if (this.ended.compareAndSet(false, true)) {
+			this.onEnd.run();
+		}
+	}
+
+}
