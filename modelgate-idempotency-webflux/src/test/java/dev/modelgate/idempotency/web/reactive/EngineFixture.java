@@ -8,9 +8,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
+import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerCodecConfigurer;
@@ -77,7 +81,18 @@ final class EngineFixture {
 		if (key != null) {
 			request.header(KEY_HEADER, key);
 		}
-		return MockServerWebExchange.from(request.body(json));
+		return MockServerWebExchange.from(request.body(readableOnce(json)));
+	}
+
+	/**
+	 * A body that can be subscribed to once, as a server's connection: the mock request's own body can
+	 * be read again, which would hide a handler handed the body the engine already consumed.
+	 */
+	static Flux<DataBuffer> readableOnce(String text) {
+		Sinks.Many<DataBuffer> body = Sinks.many().unicast().onBackpressureBuffer();
+		body.tryEmitNext(DefaultDataBufferFactory.sharedInstance.wrap(text.getBytes(StandardCharsets.UTF_8)));
+		body.tryEmitComplete();
+		return body.asFlux();
 	}
 
 	Mono<Void> handle(ServerWebExchange exchange, IdempotentEndpoint endpoint) {
