@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,6 +31,7 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.core.StreamSlice;
 import dev.modelgate.idempotency.core.internal.BlockingIdempotencyStoreAdapter;
 import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.KeyedRequestSettings;
@@ -210,7 +212,7 @@ class IdempotencyGatewayFilterTests {
 
 	}
 
-	/** Counts every call of the memory store, which never waits (so the adapter calls it directly). */
+	/** Counts every call of the memory store (streams included), which never waits (so the adapter calls it directly). */
 	private static final class CountingStore implements IdempotencyStore {
 
 		final AtomicInteger calls = new AtomicInteger();
@@ -243,6 +245,30 @@ class IdempotencyGatewayFilterTests {
 		public boolean release(String scope, String token) {
 			this.calls.incrementAndGet();
 			return this.delegate.release(scope, token);
+		}
+
+		@Override
+		public boolean openStream(String scope, String token, byte[] head) {
+			this.calls.incrementAndGet();
+			return this.delegate.openStream(scope, token, head);
+		}
+
+		@Override
+		public boolean appendEvents(String scope, String token, long fromSequence, List<byte[]> events) {
+			this.calls.incrementAndGet();
+			return this.delegate.appendEvents(scope, token, fromSequence, events);
+		}
+
+		@Override
+		public boolean completeStream(String scope, String token, Duration ttl) {
+			this.calls.incrementAndGet();
+			return this.delegate.completeStream(scope, token, ttl);
+		}
+
+		@Override
+		public Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
+			this.calls.incrementAndGet();
+			return this.delegate.readStream(scope, afterSequence, max);
 		}
 
 		@Override

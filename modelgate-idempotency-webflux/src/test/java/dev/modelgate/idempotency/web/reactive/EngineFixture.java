@@ -29,6 +29,7 @@ import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.core.StreamSlice;
 import dev.modelgate.idempotency.core.internal.BlockingIdempotencyStoreAdapter;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.web.KeyedRequestSettings;
@@ -67,8 +68,12 @@ final class EngineFixture {
 	}
 
 	static IdempotentEndpoint endpoint(boolean required, Duration waitTimeout) {
+		return endpoint(required, waitTimeout, true);
+	}
+
+	static IdempotentEndpoint endpoint(boolean required, Duration waitTimeout, boolean attachToStream) {
 		return new IdempotentEndpoint("/orders", "/orders", required, Duration.ofHours(24), Duration.ofSeconds(30),
-				waitTimeout, List.of(), Idempotent.StoreFailure.REJECT, true);
+				waitTimeout, List.of(), Idempotent.StoreFailure.REJECT, attachToStream);
 	}
 
 	static IdempotentEndpoint endpoint() {
@@ -149,8 +154,10 @@ final class EngineFixture {
 	}
 
 	/**
-	 * A store that counts every call, and whose {@code begin} fails when told to. Its calls never
-	 * wait (as the memory store's), so the adapter calls it on the caller's thread.
+	 * A store that counts every call, and whose {@code begin} fails when told to. It delegates the
+	 * stream calls too: a duplicate of a running request reads the record's stream to attach to it, and
+	 * a store that cannot would send it down the store-failure path instead. Its calls never wait (as
+	 * the memory store's), so the adapter calls it on the caller's thread.
 	 */
 	static final class CountingStore implements IdempotencyStore {
 
@@ -202,6 +209,30 @@ final class EngineFixture {
 		public Optional<IdempotencyRecord> find(String scope) {
 			this.calls.incrementAndGet();
 			return this.delegate.find(scope);
+		}
+
+		@Override
+		public boolean openStream(String scope, String token, byte[] head) {
+			this.calls.incrementAndGet();
+			return this.delegate.openStream(scope, token, head);
+		}
+
+		@Override
+		public boolean appendEvents(String scope, String token, long fromSequence, List<byte[]> events) {
+			this.calls.incrementAndGet();
+			return this.delegate.appendEvents(scope, token, fromSequence, events);
+		}
+
+		@Override
+		public boolean completeStream(String scope, String token, Duration ttl) {
+			this.calls.incrementAndGet();
+			return this.delegate.completeStream(scope, token, ttl);
+		}
+
+		@Override
+		public Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
+			this.calls.incrementAndGet();
+			return this.delegate.readStream(scope, afterSequence, max);
 		}
 
 		@Override

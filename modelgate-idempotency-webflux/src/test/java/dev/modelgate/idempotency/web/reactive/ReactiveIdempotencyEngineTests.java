@@ -5,6 +5,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
@@ -15,6 +17,7 @@ import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.web.IdempotentEndpoint;
 
 import static dev.modelgate.idempotency.web.reactive.EngineFixture.body;
 import static dev.modelgate.idempotency.web.reactive.EngineFixture.endpoint;
@@ -158,16 +161,19 @@ class ReactiveIdempotencyEngineTests {
 		assertThat(this.fixture.store.calls).hasValue(0);
 	}
 
-	@Test
-	void duplicateWhileFirstRunsIsRefusedWith409AndRetryAfter() throws Exception {
+	/** A duplicate that does not ask for {@code text/event-stream} is refused on the attach path too. */
+	@ParameterizedTest(name = "attachToStream={0}")
+	@ValueSource(booleans = { true, false })
+	void duplicateWhileFirstRunsIsRefusedWith409AndRetryAfter(boolean attachToStream) throws Exception {
 		Sinks.Empty<Void> gate = Sinks.empty();
 		this.fixture.handler.gate = gate.asMono();
+		IdempotentEndpoint endpoint = endpoint(false, Duration.ZERO, attachToStream);
 		MockServerWebExchange first = post("k-1", "{}");
-		CompletableFuture<Void> firstDone = this.fixture.handle(first, endpoint()).toFuture();
+		CompletableFuture<Void> firstDone = this.fixture.handle(first, endpoint).toFuture();
 		assertThat(this.fixture.handler.runs).hasValue(1);
 
 		MockServerWebExchange duplicate = post("k-1", "{}");
-		StepVerifier.create(this.fixture.handle(duplicate, endpoint())).expectComplete().verify(TIMEOUT);
+		StepVerifier.create(this.fixture.handle(duplicate, endpoint)).expectComplete().verify(TIMEOUT);
 
 		assertProblem(duplicate, 409, "idempotency_request_in_progress");
 		assertThat(duplicate.getResponse().getHeaders().getFirst("Retry-After")).isEqualTo("1");
