@@ -167,6 +167,8 @@ final class EngineFixture {
 
 		final AtomicInteger completes = new AtomicInteger();
 
+		final AtomicInteger renewals = new AtomicInteger();
+
 		private final IdempotencyStore delegate;
 
 		volatile @Nullable RuntimeException beginFailure;
@@ -188,6 +190,7 @@ final class EngineFixture {
 		@Override
 		public boolean renew(String scope, String token, Duration leaseTtl) {
 			this.calls.incrementAndGet();
+			this.renewals.incrementAndGet();
 			return this.delegate.renew(scope, token, leaseTtl);
 		}
 

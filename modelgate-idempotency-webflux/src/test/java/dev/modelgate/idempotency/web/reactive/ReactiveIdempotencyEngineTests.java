@@ -16,6 +16,7 @@ import org.springframework.http.MediaType;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
+import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 
@@ -301,6 +302,31 @@ class ReactiveIdempotencyEngineTests {
 
 		assertProblem(exchange, 503, "idempotency_store_unavailable");
 		assertThat(this.fixture.handler.runs).hasValue(0);
+	}
+
+	@Test
+	void keyedRequestOverTheSizeLimitIsRefusedWith413BeforeAnythingRuns() {
+		MockServerWebExchange exchange = post("k-1", "\"" + "x".repeat(1024 * 1024) + "\"");
+		StepVerifier.create(this.fixture.handle(exchange, endpoint())).expectComplete().verify(TIMEOUT);
+
+		assertProblem(exchange, 413, "idempotency_request_too_large");
+		assertThat(this.fixture.handler.runs).hasValue(0);
+		assertThat(this.fixture.store.calls).hasValue(0);
+	}
+
+	@Test
+	void storeFailureOnEndpointThatProceedsRunsHandlerUnprotected() {
+		this.fixture.store.beginFailure = new IdempotencyStoreException("connection refused",
+				new java.io.IOException("refused"));
+		IdempotentEndpoint proceeding = new IdempotentEndpoint("/orders", "/orders", false, Duration.ofHours(24),
+				Duration.ofSeconds(30), Duration.ZERO, java.util.List.of(), Idempotent.StoreFailure.PROCEED, true);
+		MockServerWebExchange exchange = post("k-1", "{\"item\":\"book\"}");
+		StepVerifier.create(this.fixture.handle(exchange, proceeding)).expectComplete().verify(TIMEOUT);
+
+		assertThat(this.fixture.handler.runs).hasValue(1);
+		assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.CREATED);
+		assertThat(body(exchange)).isEqualTo("{\"run\":1,\"echo\":{\"item\":\"book\"}}");
+		assertThat(this.fixture.store.completes).hasValue(0);
 	}
 
 	private void assertKeyInvalid(String key) {
