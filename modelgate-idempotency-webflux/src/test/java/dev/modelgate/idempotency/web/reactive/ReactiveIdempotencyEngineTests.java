@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
@@ -224,6 +225,23 @@ class ReactiveIdempotencyEngineTests {
 		gate.tryEmitEmpty();
 		firstDone.get(5, TimeUnit.SECONDS);
 		assertThat(this.fixture.handler.runs).hasValue(1);
+	}
+
+	@Test
+	void clientThatLeavesBeforeTheAnswerDoesNotCancelTheRun() {
+		Sinks.Empty<Void> gate = Sinks.empty();
+		this.fixture.handler.gate = gate.asMono();
+		Disposable client = this.fixture.handle(post("k-1", "{}"), endpoint()).subscribe();
+		client.dispose();
+		gate.tryEmitEmpty();
+
+		MockServerWebExchange retry = post("k-1", "{}");
+		StepVerifier.create(this.fixture.handle(retry, endpoint())).expectComplete().verify(TIMEOUT);
+
+		assertThat(this.fixture.handler.runs).hasValue(1);
+		assertThat(retry.getResponse().getStatusCode()).isEqualTo(HttpStatus.CREATED);
+		assertThat(retry.getResponse().getHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+		assertThat(body(retry)).isEqualTo("{\"run\":1,\"echo\":{}}");
 	}
 
 	@Test
