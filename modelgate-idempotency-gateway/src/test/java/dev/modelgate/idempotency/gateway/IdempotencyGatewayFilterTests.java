@@ -18,6 +18,7 @@ import reactor.test.StepVerifier;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerCodecConfigurer;
@@ -163,6 +164,25 @@ class IdempotencyGatewayFilterTests {
 		assertThat(body(retry)).isEqualTo("{\"call\":2}");
 	}
 
+	@Test
+	void recordedStreamIsTakenOutOfTheUpstreamConnectionCleanUp() {
+		GatewayFilter filter = filter("chat", (config) -> {
+		});
+		this.upstream.eventStream = true;
+		MockServerWebExchange streamed = request("k-1");
+		streamed.getAttributes().put(ServerWebExchangeUtils.CLIENT_RESPONSE_CONN_ATTR, "connection");
+		StepVerifier.create(filter.filter(streamed, this.upstream)).expectComplete().verify(TIMEOUT);
+
+		this.upstream.eventStream = false;
+		MockServerWebExchange answered = request("k-2");
+		answered.getAttributes().put(ServerWebExchangeUtils.CLIENT_RESPONSE_CONN_ATTR, "connection");
+		StepVerifier.create(filter.filter(answered, this.upstream)).expectComplete().verify(TIMEOUT);
+
+		assertThat(body(streamed)).startsWith("id: 1.").endsWith("\ndata: {\"call\":1}\n\n");
+		assertThat(streamed.getAttributes()).doesNotContainKey(ServerWebExchangeUtils.CLIENT_RESPONSE_CONN_ATTR);
+		assertThat(answered.getAttributes()).containsKey(ServerWebExchangeUtils.CLIENT_RESPONSE_CONN_ATTR);
+	}
+
 	private GatewayFilter filter(String routeId, Consumer<IdempotencyGatewayFilterFactory.Config> customizer) {
 		IdempotencyGatewayFilterFactory.Config config = new IdempotencyGatewayFilterFactory.Config();
 		config.setRouteId(routeId);
@@ -184,7 +204,10 @@ class IdempotencyGatewayFilterTests {
 		return exchange.getResponse().getBodyAsString().block(TIMEOUT);
 	}
 
-	/** The rest of the route: counts its calls, waits for {@link #gate}, then answers {@link #status}. */
+	/**
+	 * The rest of the route: counts its calls, waits for {@link #gate}, then answers {@link #status},
+	 * with JSON or one Server-Sent Event.
+	 */
 	private static final class Upstream implements GatewayFilterChain {
 
 		final AtomicInteger calls = new AtomicInteger();
@@ -195,6 +218,8 @@ class IdempotencyGatewayFilterTests {
 
 		volatile @Nullable ServerWebExchange lastExchange;
 
+		volatile boolean eventStream;
+
 		@Override
 		public Mono<Void> filter(ServerWebExchange exchange) {
 			return Mono.defer(() -> {
@@ -203,8 +228,15 @@ class IdempotencyGatewayFilterTests {
 				ServerHttpResponse response = exchange.getResponse();
 				return this.gate.then(Mono.defer(() -> {
 					response.setStatusCode(this.status);
+					String json = "{\"call\":" + call + "}";
+					if (this.eventStream) {
+						response.getHeaders().setContentType(MediaType.TEXT_EVENT_STREAM);
+						byte[] event = ("data: " + json + "\n\n").getBytes(StandardCharsets.UTF_8);
+						return response.writeAndFlushWith(
+								Mono.just(Mono.fromSupplier(() -> response.bufferFactory().wrap(event))));
+					}
 					response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
-					byte[] body = ("{\"call\":" + call + "}").getBytes(StandardCharsets.UTF_8);
+					byte[] body = json.getBytes(StandardCharsets.UTF_8);
 					return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(body)));
 				}));
 			});
