@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 /**
  * The factory's name, shortcut, order and the checks of a route's settings; the filter's behaviour
- * is tested through a real gateway route in {@code sample-gateway}.
+ * over mock exchanges is in {@link IdempotencyGatewayFilterTests}, and through a real gateway route
+ * in {@code sample-gateway}.
  */
 class IdempotencyGatewayFilterFactoryTests {
 
