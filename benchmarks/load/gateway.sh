@@ -13,7 +13,11 @@
 #
 # Settings (environment): DURATION (seconds per measured run, 6), ROUNDS (3), WARMUP (seconds per kind
 # and concurrency before measuring, 10), CONCURRENCY ("1 16"), APP_PORT (18084), STORE_ARGS (more
-# gateway arguments, e.g. "--spring.profiles.active=redis"), SKIP_BUILD=1 to reuse the built jar.
+# gateway arguments, e.g. "--spring.profiles.active=redis"), SKIP_BUILD=1 to reuse the built jar,
+# PROFILER (the path of async-profiler's libasyncProfiler.so, Maven Central
+# tools.profiler:async-profiler, classifier linux-x64: after the measured runs, one more run of each
+# kind at each PROFILE_CONCURRENCY ("16") with PROFILE_EVENT sampling ("cpu"), written as collapsed
+# stacks profile-<kind>-c<concurrency>.collapsed, as run.sh does).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,6 +29,9 @@ warmup=${WARMUP:-10}
 concurrency=${CONCURRENCY:-1 16}
 app_port=${APP_PORT:-18084}
 read -r -a store_args <<<"${STORE_ARGS:-}"
+profiler=${PROFILER:-}
+profile_concurrency=${PROFILE_CONCURRENCY:-16}
+profile_event=${PROFILE_EVENT:-cpu}
 out="$root/benchmarks/target/gateway/$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
 base="http://127.0.0.1:$app_port"
@@ -123,6 +130,18 @@ for c in $concurrency; do
 		done
 	done
 done
+
+if [ -n "$profiler" ]; then
+	for c in $profile_concurrency; do
+		for kind in a b c; do
+			jcmd "$app_pid" JVMTI.agent_load "$profiler" "\"start,event=$profile_event,interval=200000\"" >/dev/null
+			line=$(run_kind "$kind" "$c" "$duration")
+			jcmd "$app_pid" JVMTI.agent_load "$profiler" \
+				"\"stop,file=$out/profile-$kind-c$c.collapsed,collapsed\"" >/dev/null
+			log "profiled c=$c $kind: $line"
+		done
+	done
+fi
 
 python3 - "$out/runs.tsv" <<'EOF' | tee "$out/report.md"
 import csv, statistics, sys
