@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.core.internal;
 
+import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
