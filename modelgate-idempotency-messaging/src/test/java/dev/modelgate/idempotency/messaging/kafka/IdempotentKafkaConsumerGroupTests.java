@@ -104,10 +104,14 @@ class IdempotentKafkaConsumerGroupTests {
 	@Test
 	void thousandCopiesAcrossPartitionsAndThreeConsumersRunTheListenerOncePerKey() {
 		KafkaListenerEndpointRegistry registry = context.getBean(KafkaListenerEndpointRegistry.class);
-		for (String id : List.of("crowd-a", "crowd-b", "crowd-c")) {
-			// Each of the three consumers owns one partition before anything is sent.
-			ContainerTestUtils.waitForAssignment(registry.getListenerContainer(id), 1);
-		}
+		// Each of the three consumers owns one partition before anything is sent. Not ContainerTestUtils
+		// .waitForAssignment: it stops at the first look that finds at least one, and fails when the first
+		// consumer to join briefly holds all three before the group rebalances.
+		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+			for (String id : List.of("crowd-a", "crowd-b", "crowd-c")) {
+				assertThat(registry.getListenerContainer(id).getAssignedPartitions()).as(id).hasSize(1);
+			}
+		});
 		List<String> keys = IntStream.range(0, KEYS).mapToObj((i) -> RUN + "-key-" + i).toList();
 		List<CompletableFuture<?>> sent = new ArrayList<>();
 		for (int copy = 0; copy < COPIES; copy++) {
