@@ -5,9 +5,12 @@
 #   a  POST /benchmark/chat/completions   a twin route to the same mock, without the Idempotency filter
 #   b  POST /v1/chat/completions          the chat route with the filter, a new key on every request
 #   c  POST /v1/chat/completions          the same with one key: every request a replay
-# with the app's CPU time per request (all threads, from /proc) and wrk's p50. Each round runs the
-# kinds in the order a b c, then c b a, so that drift on the machine favours none; a cell is the
-# median of its rounds.
+#   d  POST /benchmark/webflux/twin/...   an annotated WebFlux handler answering as the mock does, no @Idempotent
+#   e  POST /benchmark/webflux/...        the same handler with @Idempotent (the WebFlux filter), a new key each
+# with the app's CPU time per request (all threads, from /proc) and wrk's p50. b and c are compared
+# with a (the gateway route filter), e with d (the WebFlux filter). Each round runs the kinds in the
+# order a b c d e, then e d c b a, so that drift on the machine favours none; a cell is the median of
+# its rounds.
 #
 #   benchmarks/load/gateway.sh
 #
@@ -76,7 +79,7 @@ post() {
 
 log "starting the sample gateway"
 java -Xms1g -Xmx1g -jar "$jar" --server.port="$app_port" --modelgate.idempotency.ttl=60s \
-	--modelgate.idempotency.memory.max-entries=1000000 --modelgate.idempotency.memory.max-bytes=512MB \
+	--modelgate.benchmark.enabled=true --modelgate.idempotency.memory.max-entries=1000000 --modelgate.idempotency.memory.max-bytes=512MB \
 	--spring.cloud.gateway.server.webflux.routes[0].id=benchmark-twin \
 	--spring.cloud.gateway.server.webflux.routes[0].uri=forward:/mock/v1/chat/completions \
 	--spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/benchmark/chat/completions \
@@ -90,15 +93,26 @@ for i in $(seq 1 120); do
 	sleep 1
 done
 [ "$(post /benchmark/chat/completions)" = 200 ] || { echo "the twin route does not answer 200" >&2; exit 1; }
-replay_key="replay-$RANDOM$RANDOM"
-[ "$(post /v1/chat/completions "$replay_key")" = 200 ] || { echo "priming the replay key failed" >&2; exit 1; }
+[ "$(post /benchmark/webflux/twin/chat/completions)" = 200 ] || { echo "the WebFlux twin does not answer 200" >&2; exit 1; }
+[ "$(post /benchmark/webflux/chat/completions "start-webflux")" = 200 ] || { echo "the annotated WebFlux handler does not answer 200" >&2; exit 1; }
+
+# A replay key primed before each run of kind c: records live 60 s (ttl above), and a key primed once
+# expired in the middle of a later run, whose next request then ran again while the others waited.
+prime_replay_key() {
+	local key="replay-$RANDOM$RANDOM"
+	[ "$(post /v1/chat/completions "$key")" = 200 ] || { echo "priming the replay key failed" >&2; exit 1; }
+	echo "$key"
+}
 
 run_kind() {
-	local kind=$1 c=$2 seconds=$3 path mode before line
+	local kind=$1 c=$2 seconds=$3 path mode key before line
 	case $kind in
 		a) path=/benchmark/chat/completions mode=none ;;
 		b) path=/v1/chat/completions mode=new ;;
-		c) path=/v1/chat/completions mode="fixed:$replay_key" ;;
+		c) key=$(prime_replay_key) || exit 1
+			path=/v1/chat/completions mode="fixed:$key" ;;
+		d) path=/benchmark/webflux/twin/chat/completions mode=none ;;
+		e) path=/benchmark/webflux/chat/completions mode=new ;;
 	esac
 	before=$(app_cpu)
 	line=$(wrk -t1 -c"$c" -d"${seconds}s" --latency -s benchmarks/load/chat.lua "$base$path" \
@@ -115,12 +129,12 @@ field() {
 printf 'concurrency\tkind\tround\trps\tp50_ms\tapp_us\tstatus_errors\tload\n' >"$out/runs.tsv"
 for c in $concurrency; do
 	log "warming up at concurrency $c"
-	for kind in a b c a b c; do
+	for kind in a b c d e a b c d e; do
 		run_kind "$kind" "$c" "$warmup" >/dev/null
 	done
 	for round in $(seq 1 "$rounds"); do
-		order="a b c"
-		[ $((round % 2)) = 0 ] && order="c b a"
+		order="a b c d e"
+		[ $((round % 2)) = 0 ] && order="e d c b a"
 		for kind in $order; do
 			line=$(run_kind "$kind" "$c" "$duration")
 			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$kind" "$round" "$(field rps "$line")" \
@@ -133,7 +147,7 @@ done
 
 if [ -n "$profiler" ]; then
 	for c in $profile_concurrency; do
-		for kind in a b c; do
+		for kind in a b c d e; do
 			jcmd "$app_pid" JVMTI.agent_load "$profiler" "\"start,event=$profile_event,interval=200000\"" >/dev/null
 			line=$(run_kind "$kind" "$c" "$duration")
 			jcmd "$app_pid" JVMTI.agent_load "$profiler" \
@@ -146,16 +160,18 @@ fi
 python3 - "$out/runs.tsv" <<'EOF' | tee "$out/report.md"
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
-print("| concurrency | kind | req/s | p50 ms | app CPU µs/req | ratio to a | app CPU added | p50 added ms | errors |")
+# b and c against a (the route without the filter), e against d (the handler without @Idempotent).
+base = {"a": "a", "b": "a", "c": "a", "d": "d", "e": "d"}
+print("| concurrency | kind | req/s | p50 ms | app CPU µs/req | ratio to its twin | app CPU added | p50 added ms | errors |")
 print("|---|---|---|---|---|---|---|---|---|")
 for c in sorted({r["concurrency"] for r in rows}, key=int):
     med = {}
-    for k in "abc":
+    for k in "abcde":
         rs = [r for r in rows if r["concurrency"] == c and r["kind"] == k]
         med[k] = {f: statistics.median(float(r[f]) for r in rs) for f in ("rps", "p50_ms", "app_us")}
         med[k]["errors"] = sum(int(r["status_errors"]) for r in rs)
-    for k in "abc":
-        m, a = med[k], med["a"]
+    for k in "abcde":
+        m, a = med[k], med[base[k]]
         print(f"| {c} | {k} | {m['rps']:.0f} | {m['p50_ms']:.3f} | {m['app_us']:.1f} | {m['rps'] / a['rps']:.2f} | "
               f"{m['app_us'] - a['app_us']:+.1f} | {m['p50_ms'] - a['p50_ms']:+.3f} | {m['errors']} |")
 EOF

@@ -54,13 +54,27 @@ class MockProvider {
 				return ServerResponse.ok().contentType(MediaType.TEXT_EVENT_STREAM)
 					.body(chunks(id, created, model, answer), ServerSentEvent.class);
 			}
-			Map<String, Object> completion = Map.of("id", id, "object", "chat.completion", "created", created,
-					"model", model,
-					"choices", List.of(Map.of("index", 0, "finish_reason", "stop",
-							"message", Map.of("role", "assistant", "content", answer))),
-					"usage", Map.of("prompt_tokens", 5, "completion_tokens", 5, "total_tokens", 10));
-			return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(JSON.writeToString(completion));
+			return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).bodyValue(completion(id, created, model, answer));
 		});
+	}
+
+	/**
+	 * {@return the answer to a chat request that does not ask for a stream, as JSON}
+	 * @param body the chat request's JSON
+	 */
+	static String completion(String body) {
+		Map<String, Object> chat = PARSER.parseMap(body);
+		String model = (chat.get("model") instanceof String name) ? name : "gpt-4o-mini";
+		return completion("chatcmpl-mock-" + Long.toHexString(ThreadLocalRandom.current().nextLong()),
+				System.currentTimeMillis() / 1000, model, "Echo: " + lastUserMessage(chat));
+	}
+
+	private static String completion(String id, long created, String model, String answer) {
+		Map<String, Object> completion = Map.of("id", id, "object", "chat.completion", "created", created, "model",
+				model, "choices", List.of(Map.of("index", 0, "finish_reason", "stop", "message",
+						Map.of("role", "assistant", "content", answer))),
+				"usage", Map.of("prompt_tokens", 5, "completion_tokens", 5, "total_tokens", 10));
+		return JSON.writeToString(completion);
 	}
 
 	private static String lastUserMessage(Map<String, Object> chat) {

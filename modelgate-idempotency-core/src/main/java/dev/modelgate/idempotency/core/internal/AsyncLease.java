@@ -1,13 +1,10 @@
 package dev.modelgate.idempotency.core.internal;
 
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
-import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.StoredOutcome;
-import dev.modelgate.idempotency.core.StreamSlice;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jspecify.annotations.Nullable;
 
@@ -18,52 +15,41 @@ import org.jspecify.annotations.Nullable;
  * fails to reach the store is tried again at the next beat; the lease counts as lost only once the
  * store says another token holds the record (or nothing does).
  */
-public final class AsyncLease {
-
-	private static final long SHORTEST_HEARTBEAT_MILLIS = 50;
+public final class AsyncLease extends HeldAttempt {
 
 	private final AsyncIdempotencyStore store;
 
 	private final Delayer delayer;
 
-	private final String scope;
-
-	private final String token;
-
 	private final Duration leaseTtl;
 
 	private final Duration period;
 
-	private final AtomicBoolean ended = new AtomicBoolean();
-
 	private volatile Runnable nextBeat = () -> {
 	};
 
-	private volatile boolean lost;
-
 	public AsyncLease(AsyncIdempotencyStore store, Delayer delayer, String scope, String token, Duration leaseTtl) {
+		super(scope, token);
 		this.store = store;
 		this.delayer = delayer;
-		this.scope = scope;
-		this.token = token;
 		this.leaseTtl = leaseTtl;
-		this.period = Duration.ofMillis(Math.max(SHORTEST_HEARTBEAT_MILLIS, leaseTtl.toMillis() / 3));
+		this.period = heartbeatPeriod(leaseTtl);
 		scheduleBeat();
 	}
 
 	private void scheduleBeat() {
-		if (!this.ended.get()) {
+		if (!isEnded()) {
 			this.nextBeat = this.delayer.schedule(this::beat, this.period);
 		}
 	}
 
 	private void beat() {
-		if (this.ended.get()) {
+		if (isEnded()) {
 			return;
 		}
 		CompletableFuture<Boolean> renewal;
 		try {
-			renewal = this.store.renew(this.scope, this.token, this.leaseTtl);
+			renewal = this.store.renew(scope(), token(), this.leaseTtl);
 		}
 		catch (RuntimeException ex) {
 			scheduleBeat();
@@ -71,8 +57,8 @@ public final class AsyncLease {
 		}
 		renewal.whenComplete((renewed, failure) -> {
 			if (failure == null && !renewed) {
-				this.lost = true;
-				this.ended.set(true);
+				lose();
+				end();
 				return;
 			}
 			scheduleBeat();
@@ -87,7 +73,7 @@ public final class AsyncLease {
 	 */
 	public CompletableFuture<Boolean> complete(@Nullable StoredOutcome outcome, Duration ttl) {
 		stopHeartbeat();
-		return this.store.complete(this.scope, this.token, outcome, ttl);
+		return this.store.complete(scope(), token(), outcome, ttl);
 	}
 
 	/**
@@ -96,7 +82,7 @@ public final class AsyncLease {
 	 */
 	public CompletableFuture<Boolean> release() {
 		stopHeartbeat();
-		return this.store.release(this.scope, this.token);
+		return this.store.release(scope(), token());
 	}
 
 	/**
@@ -105,7 +91,7 @@ public final class AsyncLease {
 	 * @return whether the store accepted it
 	 */
 	public CompletableFuture<Boolean> openStream(byte[] head) {
-		return this.store.openStream(this.scope, this.token, head);
+		return this.store.openStream(scope(), token(), head);
 	}
 
 	/**
@@ -115,7 +101,7 @@ public final class AsyncLease {
 	 * @return whether the store accepted them
 	 */
 	public CompletableFuture<Boolean> appendEvents(long fromSequence, List<byte[]> events) {
-		return this.store.appendEvents(this.scope, this.token, fromSequence, events);
+		return this.store.appendEvents(scope(), token(), fromSequence, events);
 	}
 
 	/**
@@ -125,7 +111,7 @@ public final class AsyncLease {
 	 */
 	public CompletableFuture<Boolean> completeStream(Duration ttl) {
 		stopHeartbeat();
-		return this.store.completeStream(this.scope, this.token, ttl);
+		return this.store.completeStream(scope(), token(), ttl);
 	}
 
 	/** Stops renewing without touching the record; it then lasts until its lease runs out. */
@@ -133,35 +119,9 @@ public final class AsyncLease {
 		stopHeartbeat();
 	}
 
-	/** {@return whether a renewal found that this attempt no longer holds the record} */
-	public boolean isLost() {
-		return this.lost;
-	}
-
-	/** {@return the hashed scope the lease holds} */
-	public String scope() {
-		return this.scope;
-	}
-
-	/**
-	 * {@return this attempt, as code deeper in the work finds it} A reactive engine puts it in Reactor's
-	 * context under {@link IdempotencyContext#CONTEXT_KEY}, where a thread-bound {@link IdempotencyContext}
-	 * cannot follow the work.
-	 */
-	public IdempotencyContext.Held held() {
-		return new IdempotencyContext.Held(this.scope, this.token);
-	}
-
-	/**
-	 * {@return the attempt's short public name} The ids of the events its stream records carry it, so
-	 * that a {@code Last-Event-ID} names the attempt as well as the place ({@link StreamSlice#attemptTag()}).
-	 */
-	public String attemptTag() {
-		return AttemptTags.of(this.token);
-	}
 
 	private void stopHeartbeat() {
-		if (this.ended.compareAndSet(false, true)) {
+		if (end()) {
 			this.nextBeat.run();
 		}
 	}

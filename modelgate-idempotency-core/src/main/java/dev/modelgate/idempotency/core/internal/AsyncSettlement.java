@@ -18,13 +18,7 @@ import org.jspecify.annotations.Nullable;
  * waits for the answer: a client that goes away never cancels the recording or the release (they
  * have their own {@code operation-timeout}).
  */
-public final class AsyncSettlement {
-
-	private final AsyncLease lease;
-
-	private final SettlementReports reports;
-
-	private final Duration ttl;
+public final class AsyncSettlement extends Settling<AsyncLease> {
 
 	private final AtomicBoolean settled = new AtomicBoolean();
 
@@ -38,19 +32,7 @@ public final class AsyncSettlement {
 	 * @param ttl how long a recorded outcome is kept
 	 */
 	public AsyncSettlement(AsyncLease lease, DecisionReporter reporter, String method, String route, Duration ttl) {
-		this.lease = lease;
-		this.reports = new SettlementReports(reporter, method, route, lease.scope());
-		this.ttl = ttl;
-	}
-
-	/** {@return the hashed scope of the attempt} */
-	public String scope() {
-		return this.lease.scope();
-	}
-
-	/** {@return the held lease, for writing a stream's events} */
-	public AsyncLease lease() {
-		return this.lease;
+		super(lease, reporter, method, route, ttl);
 	}
 
 	/** {@return whether the attempt was recorded, released or abandoned} */

@@ -4,7 +4,6 @@ import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
-import dev.modelgate.idempotency.core.StreamSlice;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
@@ -12,49 +11,37 @@ import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The right to run one attempt, renewed in the background every third of its time to live until it
  * is completed or released. If a renewal finds the record gone or held by another token, the lease
  * is lost: the work may still finish, but its completion will be refused by the store.
  */
-public final class Lease {
-
-	private static final long SHORTEST_HEARTBEAT_MILLIS = 50;
+public final class Lease extends HeldAttempt {
 
 	private final IdempotencyStore store;
-
-	private final String scope;
-
-	private final String token;
 
 	private final ScheduledFuture<?> heartbeat;
 
 	private final Runnable onEnd;
-
-	private final AtomicBoolean ended = new AtomicBoolean();
-
-	private volatile boolean lost;
 
 	/**
 	 * @param onEnd runs once, when the holder first completes, releases or abandons the lease
 	 */
 	public Lease(IdempotencyStore store, ScheduledExecutorService heartbeats, String scope, String token,
 			Duration leaseTtl, Runnable onEnd) {
+		super(scope, token);
 		this.store = store;
-		this.scope = scope;
-		this.token = token;
 		this.onEnd = onEnd;
-		long period = Math.max(SHORTEST_HEARTBEAT_MILLIS, leaseTtl.toMillis() / 3);
+		long period = heartbeatPeriod(leaseTtl).toMillis();
 		this.heartbeat = heartbeats.scheduleWithFixedDelay(() -> renew(leaseTtl), period, period,
 				TimeUnit.MILLISECONDS);
 	}
 
 	private void renew(Duration leaseTtl) {
 		try {
-			if (!this.store.renew(this.scope, this.token, leaseTtl)) {
-				this.lost = true;
+			if (!this.store.renew(scope(), token(), leaseTtl)) {
+				lose();
 				this.heartbeat.cancel(false);
 			}
 		}
@@ -73,7 +60,7 @@ public final class Lease {
 	 */
 	public boolean complete(@Nullable StoredOutcome outcome, Duration ttl) {
 		stopHeartbeat();
-		return this.store.complete(this.scope, this.token, outcome, ttl);
+		return this.store.complete(scope(), token(), outcome, ttl);
 	}
 
 	/**
@@ -84,7 +71,7 @@ public final class Lease {
 	 * @throws IdempotencyStoreException when the store cannot be asked
 	 */
 	public boolean openStream(byte[] head) {
-		return this.store.openStream(this.scope, this.token, head);
+		return this.store.openStream(scope(), token(), head);
 	}
 
 	/**
@@ -95,7 +82,7 @@ public final class Lease {
 	 * @throws IdempotencyStoreException when the store cannot be asked
 	 */
 	public boolean appendEvents(long fromSequence, List<byte[]> events) {
-		return this.store.appendEvents(this.scope, this.token, fromSequence, events);
+		return this.store.appendEvents(scope(), token(), fromSequence, events);
 	}
 
 	/**
@@ -106,7 +93,7 @@ public final class Lease {
 	 */
 	public boolean completeStream(Duration ttl) {
 		stopHeartbeat();
-		return this.store.completeStream(this.scope, this.token, ttl);
+		return this.store.completeStream(scope(), token(), ttl);
 	}
 
 	/**
@@ -116,7 +103,7 @@ public final class Lease {
 	 */
 	public boolean release() {
 		stopHeartbeat();
-		return this.store.release(this.scope, this.token);
+		return this.store.release(scope(), token());
 	}
 
 	/** Stops renewing without touching the record; it then lasts until its lease runs out. */
@@ -124,35 +111,17 @@ public final class Lease {
 		stopHeartbeat();
 	}
 
-	/** {@return whether a renewal found that this attempt no longer holds the record} */
-	public boolean isLost() {
-		return this.lost;
-	}
-
-	/** {@return the hashed scope the lease holds} */
-	public String scope() {
-		return this.scope;
-	}
-
-	/**
-	 * {@return the attempt's short public name} The ids of the events its stream records carry it, so
-	 * that a {@code Last-Event-ID} names the attempt as well as the place ({@link StreamSlice#attemptTag()}).
-	 */
-	public String attemptTag() {
-		return AttemptTags.of(this.token);
-	}
-
 	/**
 	 * Binds this lease as the current thread's attempt (see {@link IdempotencyContext}).
 	 * @return closes the binding and restores the previous one
 	 */
 	public IdempotencyContext.Binding bindToCurrentThread() {
-		return IdempotencyContext.bind(new IdempotencyContext.Held(this.scope, this.token));
+		return IdempotencyContext.bind(held());
 	}
 
 	private void stopHeartbeat() {
 		this.heartbeat.cancel(false);
-		if (this.ended.compareAndSet(false, true)) {
+		if (end()) {
 			this.onEnd.run();
 		}
 	}

@@ -19,13 +19,7 @@ import org.jspecify.annotations.Nullable;
  * lease was lost to another attempt) a WARN names the hashed scope, the lease runs out on its own,
  * and the caller goes on to deliver what the work produced.
  */
-public final class Settlement {
-
-	private final Lease lease;
-
-	private final SettlementReports reports;
-
-	private final Duration ttl;
+public final class Settlement extends Settling<Lease> {
 
 	/**
 	 * @param lease the held lease
@@ -35,14 +29,7 @@ public final class Settlement {
 	 * @param ttl how long a recorded outcome is kept
 	 */
 	public Settlement(Lease lease, DecisionReporter reporter, String method, String route, Duration ttl) {
-		this.lease = lease;
-		this.reports = new SettlementReports(reporter, method, route, lease.scope());
-		this.ttl = ttl;
-	}
-
-	/** {@return the hashed scope of the attempt} */
-	public String scope() {
-		return this.lease.scope();
+		super(lease, reporter, method, route, ttl);
 	}
 
 	/**

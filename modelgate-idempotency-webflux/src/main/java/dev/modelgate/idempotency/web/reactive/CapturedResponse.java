@@ -1,6 +1,5 @@
 package dev.modelgate.idempotency.web.reactive;
 
-import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,6 +7,7 @@ import java.util.Map;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -61,7 +61,7 @@ final class CapturedResponse extends ServerHttpResponseDecorator {
 		if (isEventStream()) {
 			return this.streams.record(this, getDelegate(), Flux.from(body).map((buffer) -> List.<DataBuffer>of(buffer)));
 		}
-		return super.writeWith(held(Flux.from(body)));
+		return writeHeld(body);
 	}
 
 	/** Spring Cloud Gateway and the SSE writer flush per element: each element is one or more events. */
@@ -71,7 +71,7 @@ final class CapturedResponse extends ServerHttpResponseDecorator {
 			return this.streams.record(this, getDelegate(),
 					Flux.from(body).concatMap((element) -> Flux.from(element).<DataBuffer>map(DataBuffer.class::cast).collectList()));
 		}
-		return super.writeWith(held(Flux.from(body).concatMap(Flux::from)));
+		return writeHeld(Flux.from(body).concatMap(Flux::from));
 	}
 
 	@Override
@@ -99,13 +99,55 @@ final class CapturedResponse extends ServerHttpResponseDecorator {
 				&& status < 300;
 	}
 
-	private Flux<DataBuffer> held(Flux<? extends DataBuffer> body) {
-		return Flux.defer(() -> {
+	/**
+	 * Holds the body back until it ends, settles, then hands it to the real response as one
+	 * {@code Mono}, so that the server writes the head and the body together (a {@code Flux} would be
+	 * written as the head, then the body: two writes to the socket). A body that outgrows the limit goes
+	 * on as a {@code Flux} from the moment it does.
+	 */
+	private Mono<Void> writeHeld(Publisher<? extends DataBuffer> body) {
+		if (body instanceof Mono<? extends DataBuffer> single) {
+			// One buffer (what a single value's encoder writes): no holding operators.
+			return single.singleOptional().flatMap((buffer) -> writeWhole(buffer.orElse(null)));
+		}
+		Flux<? extends DataBuffer> buffers = Flux.from(body);
+		return Mono.defer(() -> {
 			Holder holder = new Holder();
-			return body.concatMap(holder::add)
-				.concatWith(Flux.defer(holder::end))
+			return buffers.concatMap(holder::add)
+				.switchOnFirst((first, overflowing) -> {
+					if (first.hasValue()) {
+						return getDelegate().writeWith(overflowing.concatWith(Flux.defer(holder::endOverflowed)));
+					}
+					if (first.isOnError()) {
+						return overflowing.then();
+					}
+					return settleAndWrite(holder.join());
+				}, false)
+				.then()
 				.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
 		});
+	}
+
+	/** A body of one buffer, or none: held whole, unless it alone outgrows the limit. */
+	private Mono<Void> writeWhole(@Nullable DataBuffer buffer) {
+		if (buffer == null) {
+			return settleAndWrite(new byte[0]);
+		}
+		if (buffer.readableByteCount() > this.maxResponseBytes) {
+			Holder holder = new Holder();
+			return Flux.from(holder.add(buffer)).concatWith(Flux.defer(holder::endOverflowed))
+				.as(getDelegate()::writeWith);
+		}
+		byte[] whole = new byte[buffer.readableByteCount()];
+		buffer.read(whole);
+		DataBufferUtils.release(buffer);
+		return settleAndWrite(whole);
+	}
+
+	/** Settles, then hands the whole body to the real response in one write. */
+	private Mono<Void> settleAndWrite(byte[] whole) {
+		return settle(whole).then(Mono.defer(() -> (whole.length == 0) ? getDelegate().setComplete()
+				: getDelegate().writeWith(Mono.just(bufferFactory().wrap(whole)))));
 	}
 
 	/** Records the body, or releases the key, before anything reaches the client. */
@@ -177,22 +219,24 @@ final class CapturedResponse extends ServerHttpResponseDecorator {
 			return CapturedResponse.this.settlement.record(null).then();
 		}
 
-		Publisher<DataBuffer> end() {
-			if (this.overflowed) {
-				return this.settledEarly ? Flux.empty()
-						: CapturedResponse.this.settlement.release("the response was not recordable").thenMany(Flux.empty());
-			}
-			ByteArrayOutputStream joined = new ByteArrayOutputStream((int) this.size);
+		/** The body's end once it has outgrown the limit: the key is released unless it was spent first. */
+		Publisher<DataBuffer> endOverflowed() {
+			return this.settledEarly ? Flux.empty()
+					: CapturedResponse.this.settlement.release("the response was not recordable").thenMany(Flux.empty());
+		}
+
+		/** The whole held body, its buffers released. */
+		byte[] join() {
+			byte[] body = new byte[(int) this.size];
+			int at = 0;
 			for (DataBuffer buffer : this.held) {
-				byte[] bytes = new byte[buffer.readableByteCount()];
-				buffer.read(bytes);
-				joined.writeBytes(bytes);
+				int length = buffer.readableByteCount();
+				buffer.read(body, at, length);
+				at += length;
 				DataBufferUtils.release(buffer);
 			}
 			this.held.clear();
-			byte[] body = joined.toByteArray();
-			return settle(body).thenMany(Flux.defer(() -> (body.length == 0) ? Flux.empty()
-					: Flux.just(bufferFactory().wrap(body))));
+			return body;
 		}
 
 	}

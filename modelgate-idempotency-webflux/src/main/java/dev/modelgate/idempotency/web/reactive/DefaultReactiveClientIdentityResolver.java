@@ -1,12 +1,15 @@
 package dev.modelgate.idempotency.web.reactive;
 
+import java.security.Principal;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
+import reactor.core.Fuseable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.web.server.ServerWebExchange;
 
+import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
 import dev.modelgate.idempotency.web.ClientIdentities;
 
 /**
@@ -33,12 +36,35 @@ public class DefaultReactiveClientIdentityResolver implements ReactiveClientIden
 
 	@Override
 	public Mono<String> resolve(ServerWebExchange exchange) {
-		return exchange.getPrincipal()
-			.filter((principal) -> principal.getName() != null && !principal.getName().isBlank())
-			.map((principal) -> ClientIdentities.principalIdentity(principal.getName()))
-			.switchIfEmpty(Mono.fromSupplier(() -> ClientIdentities.of(null, this.identityHeader,
+		Mono<Principal> principal = exchange.getPrincipal();
+		if (principal instanceof Fuseable.ScalarCallable<?> known && isNull(known)) {
+			// No principal to wait for (no security filter set one): answered at once, as a value the
+			// engine can read without subscribing.
+			return headerIdentity(exchange);
+		}
+		return principal.filter((named) -> named.getName() != null && !named.getName().isBlank())
+			.map((named) -> ClientIdentities.principalIdentity(named.getName()))
+			.switchIfEmpty(Mono.defer(() -> headerIdentity(exchange)));
+	}
+
+	private Mono<String> headerIdentity(ServerWebExchange exchange) {
+		try {
+			return Mono.justOrEmpty(ClientIdentities.of(null, this.identityHeader,
 					(this.identityHeader != null) ? HeaderValues.all(exchange.getRequest().getHeaders(), this.identityHeader)
-							: List.of())));
+							: List.of()));
+		}
+		catch (AmbiguousClientIdentityException ex) {
+			return Mono.error(ex);
+		}
+	}
+
+	private static boolean isNull(Fuseable.ScalarCallable<?> known) {
+		try {
+			return known.call() == null;
+		}
+		catch (Exception ex) {
+			return false;
+		}
 	}
 
 }

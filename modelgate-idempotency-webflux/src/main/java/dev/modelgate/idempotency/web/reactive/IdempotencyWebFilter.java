@@ -1,7 +1,5 @@
 package dev.modelgate.idempotency.web.reactive;
 
-import java.util.Optional;
-
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.Ordered;
@@ -59,8 +57,7 @@ public class IdempotencyWebFilter implements WebFilter, Ordered {
 			return chain.filter(exchange);
 		}
 		return this.handlerResolver.resolve(exchange)
-			.map(Optional::of)
-			.defaultIfEmpty(Optional.empty())
+			.singleOptional()
 			.flatMap((endpoint) -> endpoint.isPresent() ? this.engine.handle(exchange, endpoint.get(), chain::filter)
 					: chain.filter(exchange));
 	}

@@ -1,6 +1,8 @@
 package dev.modelgate.idempotency.web.reactive;
 
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -48,7 +50,7 @@ record KeyedBody(byte[] bytes, @Nullable String fingerprint, @Nullable Idempoten
 
 	/**
 	 * Reads the body: a declared length over the limit is refused before a byte is read, an undeclared
-	 * one as soon as the limit is passed.
+	 * one as soon as the limit is passed. Each buffer is copied out and released as it arrives.
 	 */
 	static Mono<KeyedBody> read(ServerHttpRequest request, long maxBytes, Collection<JsonPointer> ignoreFields) {
 		long declared = request.getHeaders().getContentLength();
@@ -56,19 +58,63 @@ record KeyedBody(byte[] bytes, @Nullable String fingerprint, @Nullable Idempoten
 			return Mono.just(tooLarge(maxBytes));
 		}
 		int limit = (int) Math.min(maxBytes, Integer.MAX_VALUE - 8);
-		return DataBufferUtils.join(request.getBody(), limit)
-			.map(KeyedBody::drain)
-			.defaultIfEmpty(EMPTY)
-			.flatMap((bytes) -> canonical(request, bytes, ignoreFields, limit)
-				.map((body) -> new KeyedBody(bytes, fingerprint(request, body), null, null)))
-			.onErrorResume(DataBufferLimitException.class, (ex) -> Mono.just(tooLarge(maxBytes)))
-			.onErrorResume((ex) -> !(ex instanceof DataBufferLimitException),
-					(ex) -> Mono.just(new KeyedBody(EMPTY, null, IdempotencyOutcome.UNREADABLE,
-							IdempotencyProblem.requestUnreadable(ex.getClass().getSimpleName()))));
+		MediaType contentType = contentType(request);
+		Mono<Bytes> bytes = request.getBody().collect(() -> new Bytes(declared, limit), Bytes::add);
+		Mono<KeyedBody> body = (contentType != null && MediaType.MULTIPART_FORM_DATA.includes(contentType))
+				? bytes.flatMap((read) -> parts(request, read.array(), limit)
+					.map((parts) -> new KeyedBody(read.array(), fingerprint(request, CanonicalBody.parts(parts)), null,
+							null)))
+				: bytes.map((read) -> {
+					byte[] array = read.array();
+					return new KeyedBody(array, fingerprint(request, isJson(contentType)
+							? CanonicalBody.json(array, 0, array.length, ignoreFields) : CanonicalBody.bytes(array)), null,
+							null);
+				});
+		return body.onErrorResume((ex) -> Mono.just((ex instanceof DataBufferLimitException) ? tooLarge(maxBytes)
+				: new KeyedBody(EMPTY, null, IdempotencyOutcome.UNREADABLE,
+						IdempotencyProblem.requestUnreadable(ex.getClass().getSimpleName()))));
 	}
 
 	private static KeyedBody tooLarge(long maxBytes) {
 		return new KeyedBody(EMPTY, null, IdempotencyOutcome.TOO_LARGE, IdempotencyProblem.requestTooLarge(maxBytes));
+	}
+
+	/** The body's bytes as they arrive, within the limit: sized by the declared length when there is one. */
+	private static final class Bytes {
+
+		private final int limit;
+
+		private byte[] bytes;
+
+		private int length;
+
+		Bytes(long declared, int limit) {
+			this.limit = limit;
+			this.bytes = (declared > 0) ? new byte[(int) declared] : EMPTY;
+		}
+
+		void add(DataBuffer buffer) {
+			try {
+				int count = buffer.readableByteCount();
+				if (count > this.limit - this.length) {
+					throw new DataBufferLimitException("Exceeded limit on max bytes to buffer : " + this.limit);
+				}
+				if (this.length + count > this.bytes.length) {
+					this.bytes = Arrays.copyOf(this.bytes,
+							(int) Math.min(this.limit, Math.max(this.length + count, 2L * this.bytes.length)));
+				}
+				buffer.read(this.bytes, this.length, count);
+				this.length += count;
+			}
+			finally {
+				DataBufferUtils.release(buffer);
+			}
+		}
+
+		byte[] array() {
+			return (this.length == this.bytes.length) ? this.bytes : Arrays.copyOf(this.bytes, this.length);
+		}
+
 	}
 
 	private static byte[] drain(DataBuffer buffer) {
@@ -83,35 +129,28 @@ record KeyedBody(byte[] bytes, @Nullable String fingerprint, @Nullable Idempoten
 	}
 
 	/**
-	 * The body as the fingerprint sees it: canonical JSON when it is declared JSON; a multipart body
-	 * part by part (name, file name, content), as the servlet filter reads it, so that a retry whose
-	 * client chose another boundary is the same request; any other body as its bytes.
+	 * A multipart body part by part (name, file name, content), as the servlet filter reads it, so that a
+	 * retry whose client chose another boundary is the same request. (A body declared JSON is
+	 * fingerprinted as canonical JSON, any other as its bytes.)
 	 */
-	private static Mono<CanonicalBody> canonical(ServerHttpRequest request, byte[] bytes,
-			Collection<JsonPointer> ignoreFields, int limit) {
-		MediaType contentType = contentType(request);
-		if (contentType != null && MediaType.MULTIPART_FORM_DATA.includes(contentType)) {
-			DefaultPartHttpMessageReader reader = new DefaultPartHttpMessageReader();
-			// Every part in memory: the body is already there, within max-request-size.
-			reader.setMaxInMemorySize(limit);
-			reader.setMaxDiskUsagePerPart(0);
-			ServerHttpRequest again = new ServerHttpRequestDecorator(request) {
-				@Override
-				public Flux<DataBuffer> getBody() {
-					return Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(bytes));
-				}
-			};
-			return reader.read(PART, again, Map.of())
-				.concatMap((part) -> DataBufferUtils.join(part.content())
-					.map(KeyedBody::drain)
-					.defaultIfEmpty(EMPTY)
-					.map((content) -> new CanonicalBody.Part(part.name(),
-							(part instanceof FilePart file) ? file.filename() : "", content)))
-				.collectList()
-				.map(CanonicalBody::parts);
-		}
-		return Mono.just(isJson(contentType) ? CanonicalBody.json(bytes, 0, bytes.length, ignoreFields)
-				: CanonicalBody.bytes(bytes));
+	private static Mono<List<CanonicalBody.Part>> parts(ServerHttpRequest request, byte[] bytes, int limit) {
+		DefaultPartHttpMessageReader reader = new DefaultPartHttpMessageReader();
+		// Every part in memory: the body is already there, within max-request-size.
+		reader.setMaxInMemorySize(limit);
+		reader.setMaxDiskUsagePerPart(0);
+		ServerHttpRequest again = new ServerHttpRequestDecorator(request) {
+			@Override
+			public Flux<DataBuffer> getBody() {
+				return Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(bytes));
+			}
+		};
+		return reader.read(PART, again, Map.of())
+			.concatMap((part) -> DataBufferUtils.join(part.content())
+				.map(KeyedBody::drain)
+				.defaultIfEmpty(EMPTY)
+				.map((content) -> new CanonicalBody.Part(part.name(),
+						(part instanceof FilePart file) ? file.filename() : "", content)))
+			.collectList();
 	}
 
 	/**

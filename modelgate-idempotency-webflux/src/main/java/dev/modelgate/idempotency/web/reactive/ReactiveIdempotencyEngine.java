@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -12,10 +14,12 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
+import reactor.core.Fuseable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
+import reactor.util.context.Context;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -47,6 +51,7 @@ import dev.modelgate.idempotency.web.StreamFollowers;
 import dev.modelgate.idempotency.web.StreamReporting;
 import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.AsyncIdempotencyCoordinator;
+import dev.modelgate.idempotency.core.AsyncIdempotencyCoordinator.Attempt;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.internal.AsyncLease;
 import dev.modelgate.idempotency.core.internal.Delayer;
@@ -218,15 +223,33 @@ public class ReactiveIdempotencyEngine {
 			if (action != null) {
 				return unkeyed(action, exchange, chain);
 			}
-			return this.identityResolver.resolve(exchange)
-				.map(Optional::of)
-				.defaultIfEmpty(Optional.empty())
-				.map((identity) -> Optional.ofNullable(decision.identify(identity.orElse(null))))
+			Mono<String> identity = this.identityResolver.resolve(exchange);
+			if (identity instanceof Fuseable.ScalarCallable<?> known) {
+				// Known at once (the default resolver without a principal to wait for): no operators.
+				return identified(decision, known, exchange, chain);
+			}
+			return identity.singleOptional()
+				.map((resolved) -> Optional.ofNullable(decision.identify(resolved.orElse(null))))
 				.onErrorResume(AmbiguousClientIdentityException.class,
 						(ex) -> Mono.just(Optional.of(decision.identityAmbiguous(ex))))
 				.flatMap((unidentified) -> unidentified.isPresent() ? unkeyed(unidentified.get(), exchange, chain)
 						: identified(decision, exchange, chain));
 		});
+	}
+
+	private Mono<Void> identified(HttpDecision.Request decision, Fuseable.ScalarCallable<?> identity,
+			ServerWebExchange exchange, Function<ServerWebExchange, Mono<Void>> chain) {
+		HttpAction unidentified;
+		try {
+			unidentified = decision.identify((String) identity.call());
+		}
+		catch (AmbiguousClientIdentityException ex) {
+			unidentified = decision.identityAmbiguous(ex);
+		}
+		catch (Exception ex) {
+			return Mono.error(ex);
+		}
+		return (unidentified != null) ? unkeyed(unidentified, exchange, chain) : identified(decision, exchange, chain);
 	}
 
 	/** What is decided before the body is read: a refusal, or the chain called as if there were no key. */
@@ -258,13 +281,31 @@ public class ReactiveIdempotencyEngine {
 		IdempotentEndpoint endpoint = decision.endpoint();
 		String scope = decision.scope();
 		Duration waitTimeout = first ? endpoint.waitTimeout() : Duration.ZERO;
-		return Mono
-			.defer(() -> StoreAnswers.of(this.coordinator.begin(scope, fingerprint, endpoint.leaseTtl(), waitTimeout),
-					this.timers))
-			.flatMap((attempt) -> carryOut(decision, decision.began(attempt.result(), first && attempt.waited()),
-					attempt.lease(), fingerprint, exchange, chain))
-			.onErrorResume(IdempotencyStoreException.class,
-					(ex) -> carryOut(decision, decision.storeFailed(ex), null, fingerprint, exchange, chain));
+		CompletableFuture<Attempt> answer = this.coordinator.begin(scope, fingerprint, endpoint.leaseTtl(), waitTimeout);
+		if (answer.isDone()) {
+			// Answered at once (the memory store): carried out here, without a Mono around the answer.
+			return began(decision, answer, first, fingerprint, exchange, chain);
+		}
+		return Mono.fromFuture(answer.handle((attempt, failure) -> answer), true)
+			.publishOn(this.timers)
+			.flatMap((answered) -> began(decision, answered, first, fingerprint, exchange, chain));
+	}
+
+	/** Carries out what the store's answer to {@code begin} (or its failure) decides. */
+	private Mono<Void> began(HttpDecision.Request decision, CompletableFuture<Attempt> answer, boolean first,
+			String fingerprint, ServerWebExchange exchange, Function<ServerWebExchange, Mono<Void>> chain) {
+		Attempt attempt;
+		try {
+			attempt = answer.join();
+		}
+		catch (CompletionException ex) {
+			if (ex.getCause() instanceof IdempotencyStoreException failure) {
+				return carryOut(decision, decision.storeFailed(failure), null, fingerprint, exchange, chain);
+			}
+			return Mono.error((ex.getCause() != null) ? ex.getCause() : ex);
+		}
+		return carryOut(decision, decision.began(attempt.result(), first && attempt.waited()), attempt.lease(),
+				fingerprint, exchange, chain);
 	}
 
 	private Mono<Void> carryOut(HttpDecision.Request decision, HttpAction action, @Nullable AsyncLease lease,
@@ -338,15 +379,17 @@ public class ReactiveIdempotencyEngine {
 					return this.streams.record(settlement, response, client, elements, reporting);
 				});
 		running.set(exchange.mutate().response(captured).build());
+		AtomicBoolean clientGone = new AtomicBoolean();
 		Mono<Void> execution = chain.apply(running.get())
-			// The attempt, for the handler's downstream calls (DerivedIdempotencyKeyFilter), as the servlet
-			// adapter binds it to the thread.
-			.contextWrite((context) -> context.put(IdempotencyContext.CONTEXT_KEY, lease.held()))
 			.then(Mono.defer(captured::settleIfUnwritten))
-			// A stream settles itself when it ends.
-			.onErrorResume((ex) -> settlement.isStreaming() ? Mono.error(ex)
-					: settlement.release("the handler threw " + ex.getClass().getName()).then(Mono.error(ex)));
-		return outlivingItsClient(execution)
+			.onErrorResume((ex) -> {
+				// A stream settles itself when it ends.
+				Mono<Void> settled = settlement.isStreaming() ? Mono.empty()
+						: settlement.release("the handler threw " + ex.getClass().getName());
+				// Once the client is gone, a failure (writing to the closed connection) has nobody to go to.
+				return settled.then(Mono.defer(() -> clientGone.get() ? Mono.empty() : Mono.error(ex)));
+			});
+		return outlivingItsClient(execution, lease, clientGone)
 			.doFinally((signal) -> decision.responded(IdempotencyListener.ResponseKind.FIRST));
 	}
 
@@ -354,18 +397,16 @@ public class ReactiveIdempotencyEngine {
 	 * The run goes on when its client leaves, as a servlet handler does: a client that gives up while a
 	 * model thinks (before the response has a head) must not cancel the one execution its retry will
 	 * attach to or replay, nor release the key for the retry to run it again. The execution is
-	 * subscribed apart from the client's exchange (with its context), and ends when the handler does:
-	 * its response recorded, released on a failure, or its stream recorded to the end or
-	 * {@code stream.max-duration}.
+	 * subscribed apart from the client's exchange, with its context and the attempt (for the handler's
+	 * downstream calls, {@code DerivedIdempotencyKeyFilter}, as the servlet adapter binds it to the
+	 * thread), and ends when the handler does: its response recorded, released on a failure, or its
+	 * stream recorded to the end or {@code stream.max-duration}.
 	 */
-	private static Mono<Void> outlivingItsClient(Mono<Void> execution) {
-		return Mono.deferContextual((context) -> {
-			AtomicBoolean clientGone = new AtomicBoolean();
-			// Once the client is gone, a failure of the execution (writing to the closed connection) has
-			// nobody to go to: the settlement has run, and the stream's recording reports its own end.
-			Mono<Void> running = execution.onErrorResume((ex) -> clientGone.get(), (ex) -> Mono.empty())
-				.contextWrite(context);
-			return Mono.fromFuture(running.toFuture(), true).doOnCancel(() -> clientGone.set(true));
+	private static Mono<Void> outlivingItsClient(Mono<Void> execution, AsyncLease lease, AtomicBoolean clientGone) {
+		return Mono.create((client) -> {
+			client.onCancel(() -> clientGone.set(true));
+			execution.subscribe(null, client::error, client::success,
+					Context.of(client.contextView()).put(IdempotencyContext.CONTEXT_KEY, lease.held()));
 		});
 	}
 
@@ -460,25 +501,13 @@ public class ReactiveIdempotencyEngine {
 
 		private final ServerHttpRequest request;
 
-		private final Mono<MultiValueMap<String, String>> formData;
+		private @Nullable Mono<MultiValueMap<String, String>> formData;
 
-		private final Mono<MultiValueMap<String, Part>> multipartData;
+		private @Nullable Mono<MultiValueMap<String, Part>> multipartData;
 
 		BufferedBodyExchange(ServerWebExchange delegate, ServerHttpRequest request) {
 			super(delegate);
 			this.request = request;
-			MediaType contentType = contentType(request);
-			this.formData = (contentType != null && MediaType.APPLICATION_FORM_URLENCODED.isCompatibleWith(contentType))
-					? new FormHttpMessageReader().readMono(FORM_DATA, request, Map.of())
-						.switchIfEmpty(Mono.fromSupplier(LinkedMultiValueMap::new))
-						.cache()
-					: Mono.fromSupplier(LinkedMultiValueMap::new);
-			this.multipartData = (contentType != null && MediaType.MULTIPART_FORM_DATA.isCompatibleWith(contentType))
-					? new MultipartHttpMessageReader(new DefaultPartHttpMessageReader())
-						.readMono(MULTIPART_DATA, request, Map.of())
-						.switchIfEmpty(Mono.fromSupplier(LinkedMultiValueMap::new))
-						.cache()
-					: Mono.fromSupplier(LinkedMultiValueMap::new);
 		}
 
 		private static @Nullable MediaType contentType(ServerHttpRequest request) {
@@ -495,13 +524,31 @@ public class ReactiveIdempotencyEngine {
 			return this.request;
 		}
 
+		/** Read from the buffered body when first asked for (few handlers ask), then the same each time. */
 		@Override
 		public Mono<MultiValueMap<String, String>> getFormData() {
+			if (this.formData == null) {
+				MediaType contentType = contentType(this.request);
+				this.formData = (contentType != null && MediaType.APPLICATION_FORM_URLENCODED.isCompatibleWith(contentType))
+						? new FormHttpMessageReader().readMono(FORM_DATA, this.request, Map.of())
+							.switchIfEmpty(Mono.fromSupplier(LinkedMultiValueMap::new))
+							.cache()
+						: Mono.fromSupplier(LinkedMultiValueMap::new);
+			}
 			return this.formData;
 		}
 
 		@Override
 		public Mono<MultiValueMap<String, Part>> getMultipartData() {
+			if (this.multipartData == null) {
+				MediaType contentType = contentType(this.request);
+				this.multipartData = (contentType != null && MediaType.MULTIPART_FORM_DATA.isCompatibleWith(contentType))
+						? new MultipartHttpMessageReader(new DefaultPartHttpMessageReader())
+							.readMono(MULTIPART_DATA, this.request, Map.of())
+							.switchIfEmpty(Mono.fromSupplier(LinkedMultiValueMap::new))
+							.cache()
+						: Mono.fromSupplier(LinkedMultiValueMap::new);
+			}
 			return this.multipartData;
 		}
 

@@ -347,6 +347,24 @@ class ReactiveIdempotencyEngineTests {
 		assertThat(this.fixture.store.completes).hasValue(0);
 	}
 
+	@Test
+	void storeFailureFromTheHandlerItselfIsNotTakenForAFailedBeginAndDoesNotRunItAgain() {
+		// The handler's own store call fails (a nested operation whose store is down): that is the
+		// handler's error, not a begin that failed, so the endpoint's store-failure policy (here: proceed
+		// unprotected) must not run it a second time.
+		IdempotencyStoreException failure = new IdempotencyStoreException("nested store down",
+				new java.io.IOException("refused"));
+		this.fixture.handler.failure = failure;
+		IdempotentEndpoint proceeding = new IdempotentEndpoint("/orders", "/orders", false, Duration.ofHours(24),
+				Duration.ofSeconds(30), Duration.ZERO, java.util.List.of(), Idempotent.StoreFailure.PROCEED, true);
+		StepVerifier.create(this.fixture.handle(post("k-1", "{}"), proceeding))
+			.expectErrorMatches((ex) -> ex == failure)
+			.verify(TIMEOUT);
+
+		assertThat(this.fixture.handler.runs).hasValue(1);
+		assertThat(this.fixture.store.releases).hasValue(1);
+	}
+
 	private void assertKeyInvalid(String key) {
 		MockServerWebExchange exchange = post(key, "{}");
 		StepVerifier.create(this.fixture.handle(exchange, endpoint())).expectComplete().verify(TIMEOUT);

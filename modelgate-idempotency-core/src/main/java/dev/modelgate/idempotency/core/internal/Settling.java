@@ -1,0 +1,45 @@
+package dev.modelgate.idempotency.core.internal;
+
+import java.time.Duration;
+
+import dev.modelgate.idempotency.core.IdempotencyDecision;
+
+/**
+ * What the end of an attempt holds, whichever way it talks to its store ({@link Settlement} blocks,
+ * {@link AsyncSettlement} does not): the held lease, the reports both send in the same words, and how
+ * long a recorded outcome is kept.
+ *
+ * @param <L> the kind of lease
+ */
+public abstract sealed class Settling<L extends HeldAttempt> permits Settlement, AsyncSettlement {
+
+	final L lease;
+
+	final SettlementReports reports;
+
+	final Duration ttl;
+
+	/**
+	 * @param lease the held lease
+	 * @param reporter where decisions go
+	 * @param method as in {@link IdempotencyDecision#method()}
+	 * @param route as in {@link IdempotencyDecision#route()}
+	 * @param ttl how long a recorded outcome is kept
+	 */
+	Settling(L lease, DecisionReporter reporter, String method, String route, Duration ttl) {
+		this.lease = lease;
+		this.reports = new SettlementReports(reporter, method, route, lease.scope());
+		this.ttl = ttl;
+	}
+
+	/** {@return the hashed scope of the attempt} */
+	public String scope() {
+		return this.lease.scope();
+	}
+
+	/** {@return the held lease, for writing a stream's events} */
+	public L lease() {
+		return this.lease;
+	}
+
+}
