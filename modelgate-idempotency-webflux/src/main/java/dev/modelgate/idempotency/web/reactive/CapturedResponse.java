@@ -7,7 +7,6 @@ import java.util.Map;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -106,10 +105,6 @@ final class CapturedResponse extends ServerHttpResponseDecorator {
 	 * on as a {@code Flux} from the moment it does.
 	 */
 	private Mono<Void> writeHeld(Publisher<? extends DataBuffer> body) {
-		if (body instanceof Mono<? extends DataBuffer> single) {
-			// One buffer (what a single value's encoder writes): no holding operators.
-			return single.singleOptional().flatMap((buffer) -> writeWhole(buffer.orElse(null)));
-		}
 		Flux<? extends DataBuffer> buffers = Flux.from(body);
 		return Mono.defer(() -> {
 			Holder holder = new Holder();
@@ -126,22 +121,6 @@ final class CapturedResponse extends ServerHttpResponseDecorator {
 				.then()
 				.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
 		});
-	}
-
-	/** A body of one buffer, or none: held whole, unless it alone outgrows the limit. */
-	private Mono<Void> writeWhole(@Nullable DataBuffer buffer) {
-		if (buffer == null) {
-			return settleAndWrite(new byte[0]);
-		}
-		if (buffer.readableByteCount() > this.maxResponseBytes) {
-			Holder holder = new Holder();
-			return Flux.from(holder.add(buffer)).concatWith(Flux.defer(holder::endOverflowed))
-				.as(getDelegate()::writeWith);
-		}
-		byte[] whole = new byte[buffer.readableByteCount()];
-		buffer.read(whole);
-		DataBufferUtils.release(buffer);
-		return settleAndWrite(whole);
 	}
 
 	/** Settles, then hands the whole body to the real response in one write. */

@@ -1,6 +1,5 @@
 package dev.modelgate.idempotency.web.reactive;
 
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +49,7 @@ record KeyedBody(byte[] bytes, @Nullable String fingerprint, @Nullable Idempoten
 
 	/**
 	 * Reads the body: a declared length over the limit is refused before a byte is read, an undeclared
-	 * one as soon as the limit is passed. Each buffer is copied out and released as it arrives.
+	 * one as soon as the limit is passed.
 	 */
 	static Mono<KeyedBody> read(ServerHttpRequest request, long maxBytes, Collection<JsonPointer> ignoreFields) {
 		long declared = request.getHeaders().getContentLength();
@@ -59,17 +58,12 @@ record KeyedBody(byte[] bytes, @Nullable String fingerprint, @Nullable Idempoten
 		}
 		int limit = (int) Math.min(maxBytes, Integer.MAX_VALUE - 8);
 		MediaType contentType = contentType(request);
-		Mono<Bytes> bytes = request.getBody().collect(() -> new Bytes(declared, limit), Bytes::add);
+		Mono<byte[]> bytes = DataBufferUtils.join(request.getBody(), limit).map(KeyedBody::drain).defaultIfEmpty(EMPTY);
 		Mono<KeyedBody> body = (contentType != null && MediaType.MULTIPART_FORM_DATA.includes(contentType))
-				? bytes.flatMap((read) -> parts(request, read.array(), limit)
-					.map((parts) -> new KeyedBody(read.array(), fingerprint(request, CanonicalBody.parts(parts)), null,
-							null)))
-				: bytes.map((read) -> {
-					byte[] array = read.array();
-					return new KeyedBody(array, fingerprint(request, isJson(contentType)
-							? CanonicalBody.json(array, 0, array.length, ignoreFields) : CanonicalBody.bytes(array)), null,
-							null);
-				});
+				? bytes.flatMap((read) -> parts(request, read, limit)
+					.map((parts) -> new KeyedBody(read, fingerprint(request, CanonicalBody.parts(parts)), null, null)))
+				: bytes.map((read) -> new KeyedBody(read, fingerprint(request, isJson(contentType)
+						? CanonicalBody.json(read, 0, read.length, ignoreFields) : CanonicalBody.bytes(read)), null, null));
 		return body.onErrorResume((ex) -> Mono.just((ex instanceof DataBufferLimitException) ? tooLarge(maxBytes)
 				: new KeyedBody(EMPTY, null, IdempotencyOutcome.UNREADABLE,
 						IdempotencyProblem.requestUnreadable(ex.getClass().getSimpleName()))));
@@ -77,44 +71,6 @@ record KeyedBody(byte[] bytes, @Nullable String fingerprint, @Nullable Idempoten
 
 	private static KeyedBody tooLarge(long maxBytes) {
 		return new KeyedBody(EMPTY, null, IdempotencyOutcome.TOO_LARGE, IdempotencyProblem.requestTooLarge(maxBytes));
-	}
-
-	/** The body's bytes as they arrive, within the limit: sized by the declared length when there is one. */
-	private static final class Bytes {
-
-		private final int limit;
-
-		private byte[] bytes;
-
-		private int length;
-
-		Bytes(long declared, int limit) {
-			this.limit = limit;
-			this.bytes = (declared > 0) ? new byte[(int) declared] : EMPTY;
-		}
-
-		void add(DataBuffer buffer) {
-			try {
-				int count = buffer.readableByteCount();
-				if (count > this.limit - this.length) {
-					throw new DataBufferLimitException("Exceeded limit on max bytes to buffer : " + this.limit);
-				}
-				if (this.length + count > this.bytes.length) {
-					this.bytes = Arrays.copyOf(this.bytes,
-							(int) Math.min(this.limit, Math.max(this.length + count, 2L * this.bytes.length)));
-				}
-				buffer.read(this.bytes, this.length, count);
-				this.length += count;
-			}
-			finally {
-				DataBufferUtils.release(buffer);
-			}
-		}
-
-		byte[] array() {
-			return (this.length == this.bytes.length) ? this.bytes : Arrays.copyOf(this.bytes, this.length);
-		}
-
 	}
 
 	private static byte[] drain(DataBuffer buffer) {

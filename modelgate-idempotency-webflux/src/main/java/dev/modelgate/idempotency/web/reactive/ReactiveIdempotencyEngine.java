@@ -286,6 +286,8 @@ public class ReactiveIdempotencyEngine {
 			// Answered at once (the memory store): carried out here, without a Mono around the answer.
 			return began(decision, answer, first, fingerprint, exchange, chain);
 		}
+		// Answered later: the answered future itself is passed on (a failure too, as a value), so that only
+		// begin's failure, never the handler's, is taken for the store's.
 		return Mono.fromFuture(answer.handle((attempt, failure) -> answer), true)
 			.publishOn(this.timers)
 			.flatMap((answered) -> began(decision, answered, first, fingerprint, exchange, chain));

@@ -1,10 +1,13 @@
 package dev.modelgate.idempotency.web.reactive;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Publisher;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.Disposable;
@@ -12,8 +15,10 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
 
+import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
@@ -58,6 +63,27 @@ class ReactiveIdempotencyEngineTests {
 		assertThat(retry.getResponse().getHeaders().get("Set-Cookie")).isNull();
 		assertThat(body(retry)).isEqualTo(firstBody);
 		assertThat(this.fixture.store.completes).hasValue(1);
+	}
+
+	@Test
+	void heldResponseReachesTheServerAsOneValueSoHeadAndBodyLeaveInOneWrite() {
+		// A Flux would be written by Reactor Netty as the head, then the body: two socket writes.
+		List<Publisher<? extends DataBuffer>> written = new CopyOnWriteArrayList<>();
+		MockServerWebExchange exchange = post("k-1", "{\"item\":\"book\"}");
+		ServerHttpResponseDecorator server = new ServerHttpResponseDecorator(exchange.getResponse()) {
+			@Override
+			public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+				written.add(body);
+				return super.writeWith(body);
+			}
+		};
+		StepVerifier.create(this.fixture.handle(exchange.mutate().response(server).build(), endpoint()))
+			.expectComplete()
+			.verify(TIMEOUT);
+
+		assertThat(written).hasSize(1);
+		assertThat(written.get(0)).isInstanceOf(Mono.class);
+		assertThat(body(exchange)).isEqualTo("{\"run\":1,\"echo\":{\"item\":\"book\"}}");
 	}
 
 	@Test
