@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
 # What the reactive filter costs (issue 14), measured like the servlet filter's in run.sh: the
 # sample Spring Cloud Gateway (sample-gateway: WebFlux, Netty, its in-memory store, the built-in mock
-# provider behind a forward: route) driven by wrk from outside the JVM, three kinds side by side:
+# provider behind a forward: route) driven by wrk from outside the JVM, beside the servlet filter in
+# the sample app (Tomcat, MVC, its in-memory store, its mock provider) running at the same time, so
+# that the three filters are measured in one run, kind after kind:
 #   a  POST /benchmark/chat/completions   a twin route to the same mock, without the Idempotency filter
 #   b  POST /v1/chat/completions          the chat route with the filter, a new key on every request
 #   c  POST /v1/chat/completions          the same with one key: every request a replay
 #   d  POST /benchmark/webflux/twin/...   an annotated WebFlux handler answering as the mock does, no @Idempotent
 #   e  POST /benchmark/webflux/...        the same handler with @Idempotent (the WebFlux filter), a new key each
+#   f  POST /benchmark/webflux/floor/...  the twin behind a filter that only holds the request body and the
+#                                         response body (BenchmarkFloorFilter): the least any recording filter
+#                                         does on WebFlux, the floor under e
+#   s  POST /benchmark/chat/completions   the sample app's (servlet) unannotated twin of its chat endpoint
+#   t  POST /v1/chat/completions          the sample app's @Idempotent chat endpoint (the servlet filter), a new key each
 # with the app's CPU time per request (all threads, from /proc) and wrk's p50. b and c are compared
-# with a (the gateway route filter), e with d (the WebFlux filter). Each round runs the kinds in the
-# order a b c d e, then e d c b a, so that drift on the machine favours none; a cell is the median of
+# with a (the gateway route filter), e and f with d (the WebFlux filter and its floor), t with s (the servlet filter). Each round runs the kinds in the
+# order a b c d e f s t, then t s f e d c b a, so that drift on the machine favours none; a cell is the median of
 # its rounds.
 #
 #   benchmarks/load/gateway.sh
 #
 # Settings (environment): DURATION (seconds per measured run, 6), ROUNDS (3), WARMUP (seconds per kind
-# and concurrency before measuring, 10), CONCURRENCY ("1 16"), APP_PORT (18084), STORE_ARGS (more
+# and concurrency before measuring, 10), CONCURRENCY ("1 16"), APP_PORT (18084), SERVLET_PORT (the sample
+# app's, 18085), STORE_ARGS (more
 # gateway arguments, e.g. "--spring.profiles.active=redis"), SKIP_BUILD=1 to reuse the built jar,
 # PROFILER (the path of async-profiler's libasyncProfiler.so, Maven Central
 # tools.profiler:async-profiler, classifier linux-x64: after the measured runs, one more run of each
@@ -31,34 +39,39 @@ rounds=${ROUNDS:-3}
 warmup=${WARMUP:-10}
 concurrency=${CONCURRENCY:-1 16}
 app_port=${APP_PORT:-18084}
+servlet_port=${SERVLET_PORT:-18085}
 read -r -a store_args <<<"${STORE_ARGS:-}"
 profiler=${PROFILER:-}
 profile_concurrency=${PROFILE_CONCURRENCY:-16}
 profile_event=${PROFILE_EVENT:-cpu}
 out="$root/benchmarks/target/gateway/$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
-base="http://127.0.0.1:$app_port"
+gateway_base="http://127.0.0.1:$app_port"
+servlet_base="http://127.0.0.1:$servlet_port"
 jar="$root/sample-gateway/target/sample-gateway-0.1.0-SNAPSHOT.jar"
+servlet_jar="$root/sample-app/target/sample-app-0.1.0-SNAPSHOT.jar"
 clock_ticks=$(getconf CLK_TCK)
 app_pid=
+servlet_pid=
 
 log() {
 	echo "[$(date +%H:%M:%S)] $*" >&2
 }
 
 stop_app() {
-	if [ -n "$app_pid" ]; then
-		kill "$app_pid" 2>/dev/null || true
-		wait "$app_pid" 2>/dev/null || true
-		app_pid=
-	fi
+	for pid in $app_pid $servlet_pid; do
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	app_pid=
+	servlet_pid=
 }
 trap stop_app EXIT
 
 command -v wrk >/dev/null || { echo "wrk is needed (apt-get install wrk)" >&2; exit 1; }
-if [ "${SKIP_BUILD:-}" != 1 ] || [ ! -f "$jar" ]; then
-	log "building the sample gateway"
-	./mvnw -B -q -pl sample-gateway -am package -DskipTests
+if [ "${SKIP_BUILD:-}" != 1 ] || [ ! -f "$jar" ] || [ ! -f "$servlet_jar" ]; then
+	log "building the sample gateway and the sample app"
+	./mvnw -B -q -pl sample-gateway,sample-app -am package -DskipTests
 fi
 
 # A 1 KiB chat request, as run.sh sends.
@@ -68,18 +81,27 @@ content = "x" * 900
 json.dump({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": content}]}, open(sys.argv[1], "w"))
 EOF
 
+# The CPU time the process $1 has used, in seconds.
 app_cpu() {
-	awk -v t="$clock_ticks" '{ print ($14 + $15) / t }' "/proc/$app_pid/stat"
+	awk -v t="$clock_ticks" '{ print ($14 + $15) / t }' "/proc/$1/stat"
 }
 
+# POST the chat body to path $1 of the gateway (or of the app at base $3), with key $2 if given.
 post() {
-	curl -s -o /dev/null -w '%{http_code}' -X POST "$base$1" -H 'Content-Type: application/json' \
+	curl -s -o /dev/null -w '%{http_code}' -X POST "${3:-$gateway_base}$1" -H 'Content-Type: application/json' \
 		-H 'Authorization: Bearer sk-benchmark' ${2:+-H "Idempotency-Key: $2"} --data-binary "@$out/body-1k.json"
 }
 
+log "starting the sample app (servlet)"
+java -Xms1g -Xmx1g -jar "$servlet_jar" --server.port="$servlet_port" --management.server.port=0 \
+	--modelgate.benchmark.enabled=true --modelgate.idempotency.ttl=60s >"$out/servlet.log" 2>&1 &
+servlet_pid=$!
 log "starting the sample gateway"
+# The memory store as users deploy it and as run.sh measures the servlet filter: its default limits
+# (10,000 entries, 64 MB). With room for every key of a run (a million, 512 MB) the records of the new
+# keys filled half the heap, and the collector's work on that live set was charged to the filter.
 java -Xms1g -Xmx1g -jar "$jar" --server.port="$app_port" --modelgate.idempotency.ttl=60s \
-	--modelgate.benchmark.enabled=true --modelgate.idempotency.memory.max-entries=1000000 --modelgate.idempotency.memory.max-bytes=512MB \
+	--modelgate.benchmark.enabled=true \
 	--spring.cloud.gateway.server.webflux.routes[0].id=benchmark-twin \
 	--spring.cloud.gateway.server.webflux.routes[0].uri=forward:/mock/v1/chat/completions \
 	--spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/benchmark/chat/completions \
@@ -93,7 +115,13 @@ for i in $(seq 1 120); do
 	sleep 1
 done
 [ "$(post /benchmark/chat/completions)" = 200 ] || { echo "the twin route does not answer 200" >&2; exit 1; }
+for i in $(seq 1 120); do
+	[ "$(post /v1/chat/completions "start-servlet-$i" "$servlet_base")" = 200 ] && break
+	sleep 1
+done
+[ "$(post /benchmark/chat/completions "" "$servlet_base")" = 200 ] || { echo "the sample app's twin does not answer 200" >&2; exit 1; }
 [ "$(post /benchmark/webflux/twin/chat/completions)" = 200 ] || { echo "the WebFlux twin does not answer 200" >&2; exit 1; }
+[ "$(post /benchmark/webflux/floor/chat/completions)" = 200 ] || { echo "the floor handler does not answer 200" >&2; exit 1; }
 [ "$(post /benchmark/webflux/chat/completions "start-webflux")" = 200 ] || { echo "the annotated WebFlux handler does not answer 200" >&2; exit 1; }
 
 # A replay key primed before each run of kind c: records live 60 s (ttl above), and a key primed once
@@ -105,7 +133,7 @@ prime_replay_key() {
 }
 
 run_kind() {
-	local kind=$1 c=$2 seconds=$3 path mode key before line
+	local kind=$1 c=$2 seconds=$3 path mode key before line base=$gateway_base pid=$app_pid
 	case $kind in
 		a) path=/benchmark/chat/completions mode=none ;;
 		b) path=/v1/chat/completions mode=new ;;
@@ -113,11 +141,14 @@ run_kind() {
 			path=/v1/chat/completions mode="fixed:$key" ;;
 		d) path=/benchmark/webflux/twin/chat/completions mode=none ;;
 		e) path=/benchmark/webflux/chat/completions mode=new ;;
+		f) path=/benchmark/webflux/floor/chat/completions mode=none ;;
+		s) path=/benchmark/chat/completions mode=none base=$servlet_base pid=$servlet_pid ;;
+		t) path=/v1/chat/completions mode=new base=$servlet_base pid=$servlet_pid ;;
 	esac
-	before=$(app_cpu)
+	before=$(app_cpu "$pid")
 	line=$(wrk -t1 -c"$c" -d"${seconds}s" --latency -s benchmarks/load/chat.lua "$base$path" \
 		-- "$out/body-1k.json" "$mode" "gw-$kind-$c-$RANDOM" | grep '^RESULT')
-	awk -v a0="$before" -v a1="$(app_cpu)" -v line="$line" 'BEGIN {
+	awk -v a0="$before" -v a1="$(app_cpu "$pid")" -v line="$line" 'BEGIN {
 		match(line, /requests=[0-9]+/); n = substr(line, RSTART + 9, RLENGTH - 9); if (n == 0) n = 1
 		printf "%s app_us=%.1f\n", line, (a1 - a0) * 1e6 / n }'
 }
@@ -129,12 +160,12 @@ field() {
 printf 'concurrency\tkind\tround\trps\tp50_ms\tapp_us\tstatus_errors\tload\n' >"$out/runs.tsv"
 for c in $concurrency; do
 	log "warming up at concurrency $c"
-	for kind in a b c d e a b c d e; do
+	for kind in a b c d e f s t a b c d e f s t; do
 		run_kind "$kind" "$c" "$warmup" >/dev/null
 	done
 	for round in $(seq 1 "$rounds"); do
-		order="a b c d e"
-		[ $((round % 2)) = 0 ] && order="e d c b a"
+		order="a b c d e f s t"
+		[ $((round % 2)) = 0 ] && order="t s f e d c b a"
 		for kind in $order; do
 			line=$(run_kind "$kind" "$c" "$duration")
 			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$kind" "$round" "$(field rps "$line")" \
@@ -147,10 +178,12 @@ done
 
 if [ -n "$profiler" ]; then
 	for c in $profile_concurrency; do
-		for kind in a b c d e; do
-			jcmd "$app_pid" JVMTI.agent_load "$profiler" "\"start,event=$profile_event,interval=200000\"" >/dev/null
+		for kind in a b c d e f s t; do
+			pid=$app_pid
+			case $kind in s | t) pid=$servlet_pid ;; esac
+			jcmd "$pid" JVMTI.agent_load "$profiler" "\"start,event=$profile_event,interval=200000\"" >/dev/null
 			line=$(run_kind "$kind" "$c" "$duration")
-			jcmd "$app_pid" JVMTI.agent_load "$profiler" \
+			jcmd "$pid" JVMTI.agent_load "$profiler" \
 				"\"stop,file=$out/profile-$kind-c$c.collapsed,collapsed\"" >/dev/null
 			log "profiled c=$c $kind: $line"
 		done
@@ -160,19 +193,32 @@ fi
 python3 - "$out/runs.tsv" <<'EOF' | tee "$out/report.md"
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
-# b and c against a (the route without the filter), e against d (the handler without @Idempotent).
-base = {"a": "a", "b": "a", "c": "a", "d": "d", "e": "d"}
+# b and c against a (the route without the filter), e and f against d (the handler without @Idempotent),
+# t against s (the servlet handler without @Idempotent).
+base = {"a": "a", "b": "a", "c": "a", "d": "d", "e": "d", "f": "d", "s": "s", "t": "s"}
+summary = []
 print("| concurrency | kind | req/s | p50 ms | app CPU µs/req | ratio to its twin | app CPU added | p50 added ms | errors |")
 print("|---|---|---|---|---|---|---|---|---|")
 for c in sorted({r["concurrency"] for r in rows}, key=int):
     med = {}
-    for k in "abcde":
+    for k in "abcdefst":
         rs = [r for r in rows if r["concurrency"] == c and r["kind"] == k]
         med[k] = {f: statistics.median(float(r[f]) for r in rs) for f in ("rps", "p50_ms", "app_us")}
         med[k]["errors"] = sum(int(r["status_errors"]) for r in rs)
-    for k in "abcde":
+    for k in "abcdefst":
         m, a = med[k], med[base[k]]
         print(f"| {c} | {k} | {m['rps']:.0f} | {m['p50_ms']:.3f} | {m['app_us']:.1f} | {m['rps'] / a['rps']:.2f} | "
               f"{m['app_us'] - a['app_us']:+.1f} | {m['p50_ms'] - a['p50_ms']:+.3f} | {m['errors']} |")
+    added = {k: (med[k]["app_us"] - med[base[k]]["app_us"], med[k]["p50_ms"] - med[base[k]]["p50_ms"]) for k in "bet"}
+    summary.append((c, added))
+print()
+print("A new key's added app CPU and p50, as a multiple of the servlet filter's (t - s), same run:")
+print()
+print("| concurrency | servlet (t) | WebFlux (e) | gateway route (b) |")
+print("|---|---|---|---|")
+for c, added in summary:
+    t = added["t"]
+    cell = lambda k: f"{added[k][0]:+.1f} µs ({added[k][0] / t[0]:.1f}x), {added[k][1]:+.3f} ms"
+    print(f"| {c} | {t[0]:+.1f} µs, {t[1]:+.3f} ms | {cell('e')} | {cell('b')} |")
 EOF
 log "results in $out"

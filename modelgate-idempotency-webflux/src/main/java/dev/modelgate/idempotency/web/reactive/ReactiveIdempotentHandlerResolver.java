@@ -43,9 +43,12 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 
 	private volatile Map<Method, IdempotentEndpoint> annotated = Map.of();
 
-	private volatile boolean keyRequired;
+	private volatile boolean annotatedKeyRequired;
 
-	private List<Route> routes = List.of();
+	private volatile List<Route> routes = List.of();
+
+	/** Whether an annotated handler or a route requires a key: asked on every request, so known ahead. */
+	private volatile boolean keyRequired;
 
 	/**
 	 * @param handlerMappings supplies the application's handler mappings once every singleton exists
@@ -77,7 +80,8 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 		}
 		this.handlerMappings = List.copyOf(mappings);
 		this.annotated = Map.copyOf(found);
-		this.keyRequired = found.values().stream().anyMatch(IdempotentEndpoint::required);
+		this.annotatedKeyRequired = found.values().stream().anyMatch(IdempotentEndpoint::required);
+		updateKeyRequired();
 	}
 
 	/**
@@ -88,6 +92,11 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 	 */
 	public void setRoutes(List<Route> routes) {
 		this.routes = List.copyOf(routes);
+		updateKeyRequired();
+	}
+
+	private void updateKeyRequired() {
+		this.keyRequired = this.annotatedKeyRequired || this.routes.stream().anyMatch((route) -> route.endpoint().required());
 	}
 
 	/** {@return whether any handler is annotated, or any route configured} */
@@ -97,7 +106,7 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 
 	/** {@return whether any annotated handler or configured route refuses requests without a key} */
 	public boolean hasKeyRequiredHandlers() {
-		return this.keyRequired || this.routes.stream().anyMatch((route) -> route.endpoint().required());
+		return this.keyRequired;
 	}
 
 	/**

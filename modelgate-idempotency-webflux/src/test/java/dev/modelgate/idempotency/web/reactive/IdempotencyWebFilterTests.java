@@ -74,6 +74,22 @@ class IdempotencyWebFilterTests {
 	}
 
 	@Test
+	void routesSetAfterStartUpStillRequireTheirKey() {
+		ReactiveIdempotentHandlerResolver resolver = resolver();
+		resolver.afterSingletonsInstantiated();
+		assertThat(resolver.hasKeyRequiredHandlers()).isFalse();
+		resolver.setRoutes(List.of(new ReactiveIdempotentHandlerResolver.Route("POST",
+				PathPatternParser.defaultInstance.parse("/orders"), endpoint(true, Duration.ZERO))));
+		IdempotencyWebFilter filter = new IdempotencyWebFilter(resolver, this.fixture.engine);
+		MockServerWebExchange exchange = post(null, "{}");
+		StepVerifier.create(filter.filter(exchange, chain(exchange))).expectComplete().verify(TIMEOUT);
+
+		assertThat(resolver.hasKeyRequiredHandlers()).isTrue();
+		assertProblem(exchange, 400, "idempotency_key_missing");
+		assertThat(this.fixture.handler.runs).hasValue(0);
+	}
+
+	@Test
 	void keyedRequestIsRunOnceAndReplayedThroughTheFilter() {
 		IdempotencyWebFilter filter = filter(endpoint());
 		MockServerWebExchange first = post("k-1", "{}");
@@ -86,10 +102,13 @@ class IdempotencyWebFilterTests {
 		assertThat(body(retry)).isEqualTo(body(first));
 	}
 
+	private static ReactiveIdempotentHandlerResolver resolver() {
+		return new ReactiveIdempotentHandlerResolver(List::of, new EndpointDefaults(Duration.ofHours(24),
+				Duration.ofSeconds(30), Duration.ZERO, Idempotent.InProgress.REJECT));
+	}
+
 	private IdempotencyWebFilter filter(IdempotentEndpoint endpoint) {
-		ReactiveIdempotentHandlerResolver resolver = new ReactiveIdempotentHandlerResolver(List::of,
-				new EndpointDefaults(Duration.ofHours(24), Duration.ofSeconds(30), Duration.ZERO,
-						Idempotent.InProgress.REJECT));
+		ReactiveIdempotentHandlerResolver resolver = resolver();
 		resolver.setRoutes(List.of(new ReactiveIdempotentHandlerResolver.Route("POST",
 				PathPatternParser.defaultInstance.parse("/orders"), endpoint)));
 		resolver.afterSingletonsInstantiated();
