@@ -150,10 +150,15 @@ class IdempotentRabbitListenerTests {
 
 		Message dead = rabbit.receive(PREFIX + "dead", 30_000);
 		assertThat(dead).isNotNull();
-		assertThat(new String(dead.getBody())).isEqualTo("pay 99");
+		// The template may send the two on different channels, whose order the broker does not keep
+		// (seen under load): whichever is queued first runs, the other is the key reused.
+		String deadPayment = new String(dead.getBody());
+		String ranPayment = deadPayment.equals("pay 10") ? "pay 99" : "pay 10";
+		assertThat(deadPayment).isIn("pay 10", "pay 99");
 		assertThat(dead.getMessageProperties().<String>getHeader(RepublishMessageRecoverer.X_EXCEPTION_MESSAGE))
 			.contains("idempotency key");
 		assertThat(listeners.runs("payments", key)).isEqualTo(1);
+		assertThat(listeners.payloads()).contains(ranPayment).doesNotContain(deadPayment);
 	}
 
 	@Test
