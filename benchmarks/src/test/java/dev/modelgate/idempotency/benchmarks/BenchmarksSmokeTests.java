@@ -41,7 +41,9 @@ class BenchmarksSmokeTests {
 					"dev.modelgate.idempotency.benchmarks.ReplicaAcknowledgementBenchmark.newKey",
 					"dev.modelgate.idempotency.web.servlet.CapturingResponseBenchmark.captured",
 					"dev.modelgate.idempotency.web.servlet.IdempotencyFilterBenchmark.unannotatedFiltered",
-					"dev.modelgate.idempotency.web.servlet.IdempotencyFilterBenchmark.replayFiltered");
+					"dev.modelgate.idempotency.web.servlet.IdempotencyFilterBenchmark.replayFiltered",
+					"dev.modelgate.idempotency.web.servlet.IdempotencyFilterBenchmark.newKeyMemory",
+					"dev.modelgate.idempotency.web.reactive.ReactiveEngineBenchmark.newKeyEngine");
 		assertThat(results).allSatisfy((result) -> assertThat(result.getPrimaryResult().getScore()).isPositive());
 	}
 

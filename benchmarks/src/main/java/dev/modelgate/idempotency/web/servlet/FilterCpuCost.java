@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 import com.sun.management.OperatingSystemMXBean;
 
+import dev.modelgate.idempotency.web.reactive.ReactiveEngineBenchmark;
+
 /**
  * The CPU time of the filter benchmark's paths, per operation, for all the process's threads (the
  * heartbeat's included), as the load benchmark reads the sample gateway's from {@code /proc}: on a
@@ -22,7 +24,10 @@ import com.sun.management.OperatingSystemMXBean;
  * while the CPU times are read before and after; the paths are interleaved over {@code rounds}
  * rounds and the medians are printed: the process's CPU less its JIT compiler threads' (read from
  * {@code /proc/self/task}, so on Linux; GC and the heartbeat included), and the operating threads'
- * own. {@code paths}, a regular expression, picks some.
+ * own. {@code paths}, a regular expression, picks some. The servlet filter's new key over the memory
+ * store ({@code newKeyMemory} against {@code newKeyBare}) and the reactive engine's
+ * ({@code reactiveNewKey} against {@code reactiveNewKeyBare}, {@link ReactiveEngineBenchmark}) can be
+ * compared in one run.
  *
  * <pre>java -cp benchmarks/target/benchmarks.jar dev.modelgate.idempotency.web.FilterCpuCost [seconds] [rounds] [threads] [warm-up] [paths]</pre>
  */
@@ -40,6 +45,8 @@ public final class FilterCpuCost {
 		IdempotencyFilterBenchmark benchmark = new IdempotencyFilterBenchmark();
 		benchmark.requestBytes = 1024;
 		benchmark.start();
+		ReactiveEngineBenchmark reactive = new ReactiveEngineBenchmark();
+		reactive.start();
 		Map<String, Operation> paths = new LinkedHashMap<>();
 		paths.put("newKeyConfiguredBare", benchmark::newKeyConfiguredBare);
 		paths.put("newKeyConfigured", benchmark::newKeyConfigured);
@@ -47,6 +54,9 @@ public final class FilterCpuCost {
 		paths.put("newKeyBare", benchmark::newKeyBare);
 		paths.put("newKeyFiltered", benchmark::newKeyFiltered);
 		paths.put("replayFiltered", benchmark::replayFiltered);
+		paths.put("newKeyMemory", benchmark::newKeyMemory);
+		paths.put("reactiveNewKeyBare", reactive::newKeyBare);
+		paths.put("reactiveNewKey", reactive::newKeyEngine);
 		paths.keySet().removeIf((name) -> !name.matches(picked));
 		try {
 			for (Map.Entry<String, Operation> path : paths.entrySet()) {
@@ -76,6 +86,7 @@ public final class FilterCpuCost {
 		}
 		finally {
 			benchmark.stop();
+			reactive.stop();
 		}
 	}
 

@@ -132,6 +132,10 @@ public class IdempotencyFilterBenchmark {
 
 	private IdempotencyFilter configuredFilter;
 
+	private IdempotencyCoordinator memoryCoordinator;
+
+	private IdempotencyFilter memoryFilter;
+
 	private String replayKey;
 
 	/** Stands for a trivial handler: reads the body and writes a small JSON answer. */
@@ -174,6 +178,8 @@ public class IdempotencyFilterBenchmark {
 		this.configuredCoordinator = IdempotencyCoordinator.create(new InMemoryIdempotencyStore(), operationTimeout,
 				(store) -> new ObservedIdempotencyStore(store, this.observationRegistry, null));
 		this.configuredFilter = filter(resolver, this.configuredCoordinator);
+		this.memoryCoordinator = IdempotencyCoordinator.create(new InMemoryIdempotencyStore(), operationTimeout);
+		this.memoryFilter = filter(resolver, this.memoryCoordinator);
 		this.configuredFilter.setListeners(List.of(new MicrometerIdempotencyListener(this.meterRegistry)));
 		this.replayKey = "replay-" + System.nanoTime();
 		MockHttpServletResponse first = BlockMocks.response();
@@ -201,6 +207,7 @@ public class IdempotencyFilterBenchmark {
 		this.replaying.close();
 		this.handingOff.close();
 		this.configuredCoordinator.close();
+		this.memoryCoordinator.close();
 		this.context.close();
 	}
 
@@ -229,6 +236,17 @@ public class IdempotencyFilterBenchmark {
 	public MockHttpServletResponse newKeyBare() throws IOException, ServletException {
 		MockHttpServletResponse response = BlockMocks.response();
 		this.handler.doFilter(keyedRequest(), response);
+		return response;
+	}
+
+	/**
+	 * A new key through the filter over the memory store with its default limits, no observation and no
+	 * listener: the servlet side of {@code ReactiveEngineBenchmark.newKeyEngine}.
+	 */
+	@Benchmark
+	public MockHttpServletResponse newKeyMemory() throws IOException, ServletException {
+		MockHttpServletResponse response = BlockMocks.response();
+		this.memoryFilter.doFilter(keyedRequest(), response, this.handler);
 		return response;
 	}
 
