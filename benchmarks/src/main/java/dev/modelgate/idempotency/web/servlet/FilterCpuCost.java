@@ -29,7 +29,7 @@ import dev.modelgate.idempotency.web.reactive.ReactiveEngineBenchmark;
  * ({@code reactiveNewKey} against {@code reactiveNewKeyBare}, {@link ReactiveEngineBenchmark}) can be
  * compared in one run.
  *
- * <pre>java -cp benchmarks/target/benchmarks.jar dev.modelgate.idempotency.web.FilterCpuCost [seconds] [rounds] [threads] [warm-up] [paths]</pre>
+ * <pre>java -cp benchmarks/target/benchmarks.jar dev.modelgate.idempotency.web.servlet.FilterCpuCost [seconds] [rounds] [threads] [warm-up] [paths]</pre>
  */
 public final class FilterCpuCost {
 
