@@ -1,5 +1,7 @@
 package dev.modelgate.sample.gateway;
 
+import java.util.concurrent.atomic.LongAdder;
+
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -33,6 +35,13 @@ class BenchmarkFloorFilter implements WebFilter, Ordered {
 
 	static final String PATH = "/benchmark/webflux/floor/chat/completions";
 
+	private final LongAdder held = new LongAdder();
+
+	/** {@return how many responses this filter held and wrote whole} */
+	long held() {
+		return this.held.sum();
+	}
+
 	@Override
 	public int getOrder() {
 		return IdempotencyWebFilter.DEFAULT_ORDER;
@@ -43,21 +52,32 @@ class BenchmarkFloorFilter implements WebFilter, Ordered {
 		if (!PATH.equals(exchange.getRequest().getPath().value())) {
 			return chain.filter(exchange);
 		}
-		return DataBufferUtils.join(exchange.getRequest().getBody()).flatMap((body) -> {
-			ServerHttpRequest request = new ServerHttpRequestDecorator(exchange.getRequest()) {
-				@Override
-				public Flux<DataBuffer> getBody() {
-					return Flux.just(body);
-				}
-			};
-			ServerHttpResponse response = new ServerHttpResponseDecorator(exchange.getResponse()) {
-				@Override
-				public Mono<Void> writeWith(Publisher<? extends DataBuffer> answer) {
-					return DataBufferUtils.join(answer).flatMap((whole) -> getDelegate().writeWith(Mono.just(whole)));
-				}
-			};
-			return chain.filter(exchange.mutate().request(request).response(response).build());
-		});
+		return DataBufferUtils.join(exchange.getRequest().getBody())
+			.switchIfEmpty(Mono.fromSupplier(() -> exchange.getResponse().bufferFactory().allocateBuffer(0)))
+			.flatMap((body) -> chain.filter(exchange.mutate().request(servedAgain(exchange, body))
+				.response(heldWhole(exchange))
+				.build()));
+	}
+
+	private static ServerHttpRequest servedAgain(ServerWebExchange exchange, DataBuffer body) {
+		return new ServerHttpRequestDecorator(exchange.getRequest()) {
+			@Override
+			public Flux<DataBuffer> getBody() {
+				return Flux.just(body);
+			}
+		};
+	}
+
+	private ServerHttpResponse heldWhole(ServerWebExchange exchange) {
+		return new ServerHttpResponseDecorator(exchange.getResponse()) {
+			@Override
+			public Mono<Void> writeWith(Publisher<? extends DataBuffer> answer) {
+				return DataBufferUtils.join(answer).flatMap((whole) -> {
+					BenchmarkFloorFilter.this.held.increment();
+					return getDelegate().writeWith(Mono.just(whole));
+				});
+			}
+		};
 	}
 
 }

@@ -7,6 +7,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -15,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What {@code benchmarks/load/gateway.sh} compares answers alike: the annotated WebFlux handler, its
- * twin, and the twin behind the floor filter each answer as the mock provider does, and only the
- * annotated one replays a retry.
+ * twin, and the twin behind the floor filter each answer as the mock provider does, only the
+ * annotated one replays a retry, and the floor filter holds the floor path's responses and no other.
  */
 @Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "modelgate.benchmark.enabled=true")
@@ -30,6 +31,9 @@ class BenchmarkEndpointsTests {
 
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	BenchmarkFloorFilter floor;
 
 	@Test
 	void annotatedHandlerRunsOnceAndReplaysItsRetry() {
@@ -46,6 +50,7 @@ class BenchmarkEndpointsTests {
 	@Test
 	void twinAndFloorAnswerAsTheMockDoesAndNeverReplay() {
 		String key = "benchmark-" + UUID.randomUUID();
+		long heldBefore = this.floor.held();
 		for (String path : new String[] { "/benchmark/webflux/twin/chat/completions", BenchmarkFloorFilter.PATH }) {
 			HttpResponse<String> first = send(path, key);
 			HttpResponse<String> again = send(path, key);
@@ -57,6 +62,8 @@ class BenchmarkEndpointsTests {
 			assertThat(again.headers().firstValue("Idempotent-Replayed")).as(path).isEmpty();
 			assertThat(again.body()).as(path).isNotEqualTo(first.body());
 		}
+		// Only the floor's two requests went through its hold; the twin's two did not.
+		assertThat(this.floor.held() - heldBefore).isEqualTo(2);
 	}
 
 	private HttpResponse<String> send(String path, String key) {

@@ -27,7 +27,8 @@ import dev.modelgate.idempotency.web.reactive.ReactiveEngineBenchmark;
  * own. {@code paths}, a regular expression, picks some. The servlet filter's new key over the memory
  * store ({@code newKeyMemory} against {@code newKeyBare}) and the reactive engine's
  * ({@code reactiveNewKey} against {@code reactiveNewKeyBare}, {@link ReactiveEngineBenchmark}) can be
- * compared in one run.
+ * compared in one run. Figures depend on which paths share the process (call sites the paths share
+ * stay more or less polymorphic): compare only runs of the same paths.
  *
  * <pre>java -cp benchmarks/target/benchmarks.jar dev.modelgate.idempotency.web.servlet.FilterCpuCost [seconds] [rounds] [threads] [warm-up] [paths]</pre>
  */
@@ -46,7 +47,6 @@ public final class FilterCpuCost {
 		benchmark.requestBytes = 1024;
 		benchmark.start();
 		ReactiveEngineBenchmark reactive = new ReactiveEngineBenchmark();
-		reactive.start();
 		Map<String, Operation> paths = new LinkedHashMap<>();
 		paths.put("newKeyConfiguredBare", benchmark::newKeyConfiguredBare);
 		paths.put("newKeyConfigured", benchmark::newKeyConfigured);
@@ -59,6 +59,7 @@ public final class FilterCpuCost {
 		paths.put("reactiveNewKey", reactive::newKeyEngine);
 		paths.keySet().removeIf((name) -> !name.matches(picked));
 		try {
+			reactive.start();
 			for (Map.Entry<String, Operation> path : paths.entrySet()) {
 				for (int pass = 1; pass <= 5; pass++) {
 					Cost warm = run(path.getValue(), threads, warmUp);

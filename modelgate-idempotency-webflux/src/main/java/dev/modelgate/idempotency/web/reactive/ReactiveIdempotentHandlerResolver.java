@@ -43,8 +43,6 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 
 	private volatile Map<Method, IdempotentEndpoint> annotated = Map.of();
 
-	private volatile boolean annotatedKeyRequired;
-
 	private volatile List<Route> routes = List.of();
 
 	/** Whether an annotated handler or a route requires a key: asked on every request, so known ahead. */
@@ -80,7 +78,6 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 		}
 		this.handlerMappings = List.copyOf(mappings);
 		this.annotated = Map.copyOf(found);
-		this.annotatedKeyRequired = found.values().stream().anyMatch(IdempotentEndpoint::required);
 		updateKeyRequired();
 	}
 
@@ -96,7 +93,8 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 	}
 
 	private void updateKeyRequired() {
-		this.keyRequired = this.annotatedKeyRequired || this.routes.stream().anyMatch((route) -> route.endpoint().required());
+		this.keyRequired = this.annotated.values().stream().anyMatch(IdempotentEndpoint::required)
+				|| this.routes.stream().anyMatch((route) -> route.endpoint().required());
 	}
 
 	/** {@return whether any handler is annotated, or any route configured} */
