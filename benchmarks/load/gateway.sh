@@ -17,7 +17,8 @@
 # with the app's CPU time per request (all threads, from /proc) and wrk's p50. b and c are compared
 # with a (the gateway route filter), e and f with d (the WebFlux filter and its floor), t with s (the servlet filter). Each round runs the kinds in the
 # order a b c d e f s t, then t s f e d c b a, so that drift on the machine favours none; a cell is the median of
-# its rounds.
+# its rounds, and a filter's added cost the median over the rounds of its difference to its twin in the same round
+# (each round's difference is printed too: on this machine they spread by tens of µs).
 #
 #   benchmarks/load/gateway.sh
 #
@@ -209,16 +210,27 @@ for c in sorted({r["concurrency"] for r in rows}, key=int):
         m, a = med[k], med[base[k]]
         print(f"| {c} | {k} | {m['rps']:.0f} | {m['p50_ms']:.3f} | {m['app_us']:.1f} | {m['rps'] / a['rps']:.2f} | "
               f"{m['app_us'] - a['app_us']:+.1f} | {m['p50_ms'] - a['p50_ms']:+.3f} | {m['errors']} |")
-    added = {k: (med[k]["app_us"] - med[base[k]]["app_us"], med[k]["p50_ms"] - med[base[k]]["p50_ms"]) for k in "bet"}
+    # The added cost per round (each kind against its twin measured in the same round, minutes apart at
+    # most), then the median over the rounds: the machine's drift between rounds cancels out.
+    def paired(k, field):
+        by_round = lambda kind: {r["round"]: float(r[field]) for r in rows if r["concurrency"] == c and r["kind"] == kind}
+        mine, twin = by_round(k), by_round(base[k])
+        return [mine[r] - twin[r] for r in sorted(mine, key=int) if r in twin]
+    added = {k: (paired(k, "app_us"), paired(k, "p50_ms")) for k in "befst" if k != "s"}
     summary.append((c, added))
 print()
-print("A new key's added app CPU and p50, as a multiple of the servlet filter's (t - s), same run:")
+print("A new key's added app CPU and p50, each the median over the rounds of the difference to its twin in")
+print("that round (the rounds' own differences in brackets); the reactive filters' also as a multiple of the servlet filter's:")
 print()
-print("| concurrency | servlet (t) | WebFlux (e) | gateway route (b) |")
-print("|---|---|---|---|")
+print("| concurrency | servlet (t) | WebFlux (e) | gateway route (b) | WebFlux floor (f) |")
+print("|---|---|---|---|---|")
 for c, added in summary:
-    t = added["t"]
-    cell = lambda k: f"{added[k][0]:+.1f} µs ({added[k][0] / t[0]:.1f}x), {added[k][1]:+.3f} ms"
-    print(f"| {c} | {t[0]:+.1f} µs, {t[1]:+.3f} ms | {cell('e')} | {cell('b')} |")
+    t = statistics.median(added["t"][0])
+    def cell(k):
+        cpu, p50 = statistics.median(added[k][0]), statistics.median(added[k][1])
+        rounds = " ".join(f"{v:+.0f}" for v in added[k][0])
+        ratio = f" ({cpu / t:.1f}x)" if k in "be" and t > 0 else ""
+        return f"{cpu:+.1f} µs{ratio} [{rounds}], {p50:+.3f} ms"
+    print(f"| {c} | {cell('t')} | {cell('e')} | {cell('b')} | {cell('f')} |")
 EOF
 log "results in $out"
