@@ -124,8 +124,7 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 				continue;
 			}
 			Map<RequestMappingInfo, HandlerMethod> methods = mapping.getHandlerMethods();
-			boolean holdsAnnotated = methods.values().stream().anyMatch((handler) -> annotated.containsKey(handler.getMethod()));
-			if (!holdsAnnotated) {
+			if (methods.values().stream().noneMatch((handler) -> annotated.containsKey(handler.getMethod()))) {
 				continue;
 			}
 			if (!candidates.isEmpty()) {
@@ -137,7 +136,9 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 					directPathUses.merge(path.toLowerCase(Locale.ROOT), 1, Integer::sum);
 				}
 			}
-			List<HandlerMapping> askedFirst = mappings.subList(0, index);
+			// A path matched regardless of case could be another spelling of a path asked first.
+			List<HandlerMapping> askedFirst = mapping.getPathPatternParser().isCaseSensitive()
+					? mappings.subList(0, index) : null;
 			for (Map.Entry<RequestMappingInfo, HandlerMethod> entry : methods.entrySet()) {
 				IdempotentEndpoint endpoint = annotated.get(entry.getValue().getMethod());
 				if (endpoint != null) {
@@ -151,11 +152,15 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 
 	/**
 	 * Whether every path of the mapping is literal, mapped by no other handler of its handler mapping,
-	 * and answered by none of the handler mappings the dispatcher asks first: WebFlux then picks it for
-	 * any request its conditions match (a literal path is the most specific there is).
+	 * and answered by none of the handler mappings the dispatcher asks first ({@code null} when that
+	 * cannot be told: paths matched regardless of case): WebFlux then picks it for any request its
+	 * conditions match (a literal path is the most specific there is).
 	 */
 	private static boolean isUnrivalled(RequestMappingInfo info, Map<String, Integer> directPathUses,
-			List<HandlerMapping> askedFirst) {
+			@Nullable List<HandlerMapping> askedFirst) {
+		if (askedFirst == null) {
+			return false;
+		}
 		Set<String> paths = info.getDirectPaths();
 		Set<PathPattern> patterns = info.getPatternsCondition().getPatterns();
 		if (paths.isEmpty() || patterns.size() != paths.size()

@@ -24,6 +24,8 @@ import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.reactive.config.EnableWebFlux;
+import org.springframework.web.reactive.config.PathMatchConfigurer;
+import org.springframework.web.reactive.config.WebFluxConfigurer;
 import org.springframework.web.reactive.function.server.RequestPredicates;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
@@ -130,6 +132,14 @@ class ReactiveIdempotentHandlerResolverTests {
 	}
 
 	@Test
+	void pathsMatchedRegardlessOfCaseAreLookedUpInFull() {
+		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class, CaseInsensitivePaths.class);
+		Mono<IdempotentEndpoint> orders = resolver.resolve(exchange("POST", "/ORDERS"));
+		assertThat(orders).isNotInstanceOf(Fuseable.ScalarCallable.class);
+		assertThat(orders.block().route()).isEqualTo("/orders");
+	}
+
+	@Test
 	void headAndPreFlightRequestsAreLookedUpInFull() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(AnyMethodRoute.class);
 		assertThat(resolver.resolve(exchange("POST", "/any"))).isInstanceOf(Fuseable.ScalarCallable.class);
@@ -230,6 +240,16 @@ class ReactiveIdempotentHandlerResolverTests {
 		@RequestMapping(path = "/any", method = { RequestMethod.POST, RequestMethod.GET })
 		String any() {
 			return "any";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CaseInsensitivePaths implements WebFluxConfigurer {
+
+		@Override
+		public void configurePathMatching(PathMatchConfigurer configurer) {
+			configurer.setUseCaseSensitiveMatch(false);
 		}
 
 	}
