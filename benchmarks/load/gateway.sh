@@ -216,7 +216,7 @@ for c in sorted({r["concurrency"] for r in rows}, key=int):
         by_round = lambda kind: {r["round"]: float(r[field]) for r in rows if r["concurrency"] == c and r["kind"] == kind}
         mine, twin = by_round(k), by_round(base[k])
         return [mine[r] - twin[r] for r in sorted(mine, key=int) if r in twin]
-    added = {k: (paired(k, "app_us"), paired(k, "p50_ms")) for k in "befst" if k != "s"}
+    added = {k: (paired(k, "app_us"), paired(k, "p50_ms")) for k in "beft"}
     summary.append((c, added))
 print()
 print("A new key's added app CPU and p50, each the median over the rounds of the difference to its twin in")
