@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -44,6 +43,7 @@ import org.springframework.web.util.pattern.PathPatternParser;
 import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.AnnotatedEndpoints;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
+import dev.modelgate.idempotency.web.LiteralPaths;
 import dev.modelgate.idempotency.Idempotent;
 
 /**
@@ -130,12 +130,8 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 			if (!candidates.isEmpty()) {
 				return null;
 			}
-			Map<String, Integer> directPathUses = new HashMap<>();
-			for (RequestMappingInfo info : methods.keySet()) {
-				for (String path : info.getDirectPaths()) {
-					directPathUses.merge(path.toLowerCase(Locale.ROOT), 1, Integer::sum);
-				}
-			}
+			LiteralPaths literalPaths = LiteralPaths
+				.count(methods.keySet().stream().map(RequestMappingInfo::getDirectPaths).toList());
 			// A path matched regardless of case could be another spelling of a path asked first.
 			List<HandlerMapping> askedFirst = mapping.getPathPatternParser().isCaseSensitive()
 					? mappings.subList(0, index) : null;
@@ -143,7 +139,7 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 				IdempotentEndpoint endpoint = annotated.get(entry.getValue().getMethod());
 				if (endpoint != null) {
 					RequestMappingInfo info = entry.getKey();
-					candidates.add(new Candidate(info, endpoint, isUnrivalled(info, directPathUses, askedFirst)));
+					candidates.add(new Candidate(info, endpoint, isUnrivalled(info, literalPaths, askedFirst)));
 				}
 			}
 		}
@@ -156,21 +152,18 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 	 * cannot be told: paths matched regardless of case): WebFlux then picks it for any request its
 	 * conditions match (a literal path is the most specific there is).
 	 */
-	private static boolean isUnrivalled(RequestMappingInfo info, Map<String, Integer> directPathUses,
+	private static boolean isUnrivalled(RequestMappingInfo info, LiteralPaths literalPaths,
 			@Nullable List<HandlerMapping> askedFirst) {
-		if (askedFirst == null) {
-			return false;
-		}
 		Set<String> paths = info.getDirectPaths();
-		Set<PathPattern> patterns = info.getPatternsCondition().getPatterns();
-		if (paths.isEmpty() || patterns.size() != paths.size()
-				|| !patterns.stream().allMatch((pattern) -> paths.contains(pattern.getPatternString()))) {
+		List<String> patterns = info.getPatternsCondition()
+			.getPatterns()
+			.stream()
+			.map(PathPattern::getPatternString)
+			.toList();
+		if (askedFirst == null || !literalPaths.isUnrivalled(paths, patterns)) {
 			return false;
 		}
 		for (String path : paths) {
-			if (path.isEmpty() || directPathUses.getOrDefault(path.toLowerCase(Locale.ROOT), 0) != 1) {
-				return false;
-			}
 			for (HandlerMapping mapping : askedFirst) {
 				if (mayAnswer(mapping, path)) {
 					return false;

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -26,6 +25,7 @@ import org.springframework.web.util.ServletRequestPathUtils;
 import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.AnnotatedEndpoints;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
+import dev.modelgate.idempotency.web.LiteralPaths;
 import dev.modelgate.idempotency.Idempotent;
 
 /**
@@ -105,12 +105,8 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 			return;
 		}
 		Map<RequestMappingInfo, HandlerMethod> mappings = this.handlerMapping.getHandlerMethods();
-		Map<String, Integer> directPathUses = new HashMap<>();
-		for (RequestMappingInfo info : mappings.keySet()) {
-			for (String path : info.getDirectPaths()) {
-				directPathUses.merge(path.toLowerCase(Locale.ROOT), 1, Integer::sum);
-			}
-		}
+		LiteralPaths literalPaths = LiteralPaths
+			.count(mappings.keySet().stream().map(RequestMappingInfo::getDirectPaths).toList());
 		List<Candidate> found = new ArrayList<>();
 		for (Map.Entry<RequestMappingInfo, HandlerMethod> entry : mappings.entrySet()) {
 			HandlerMethod handler = entry.getValue();
@@ -120,7 +116,7 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 			}
 			if (annotation != null) {
 				RequestMappingInfo info = entry.getKey();
-				found.add(new Candidate(info, handler, endpoint(annotation, handler), isUnrivalled(info, directPathUses)));
+				found.add(new Candidate(info, handler, endpoint(annotation, handler), isUnrivalled(info, literalPaths)));
 			}
 		}
 		this.candidates = List.copyOf(found);
@@ -132,16 +128,9 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 	 * Whether every path of the mapping is literal and mapped by no other handler: Spring MVC then
 	 * picks it for any request its conditions match (a literal path is the most specific there is).
 	 */
-	private static boolean isUnrivalled(RequestMappingInfo info, Map<String, Integer> directPathUses) {
-		if (!isLiteral(info)) {
-			return false;
-		}
-		for (String path : info.getDirectPaths()) {
-			if (path.isEmpty() || directPathUses.getOrDefault(path.toLowerCase(Locale.ROOT), 0) != 1) {
-				return false;
-			}
-		}
-		return true;
+	private static boolean isUnrivalled(RequestMappingInfo info, LiteralPaths literalPaths) {
+		return info.getPathPatternsCondition() != null
+				&& literalPaths.isUnrivalled(info.getDirectPaths(), info.getPatternValues());
 	}
 
 	private static LiteralRoute[] literalRoutes(List<Candidate> candidates) {
@@ -167,8 +156,8 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 
 	/** Whether the mapping's paths are all plain text (no variables, wildcards or legacy patterns). */
 	private static boolean isLiteral(RequestMappingInfo info) {
-		Set<String> paths = info.getDirectPaths();
-		return info.getPathPatternsCondition() != null && !paths.isEmpty() && paths.equals(info.getPatternValues());
+		return info.getPathPatternsCondition() != null
+				&& LiteralPaths.isLiteral(info.getDirectPaths(), info.getPatternValues());
 	}
 
 	/** {@return whether any handler is annotated at all, or any route idempotent without an annotation} */
