@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -104,7 +106,14 @@ final class CapturedResponse extends ServerHttpResponseDecorator {
 	 * written as the head, then the body: two writes to the socket). A body that outgrows the limit goes
 	 * on as a {@code Flux} from the moment it does.
 	 */
+	@SuppressWarnings("unchecked")
 	private Mono<Void> writeHeld(Publisher<? extends DataBuffer> body) {
+		if (body instanceof Mono<?> single) {
+			// Spring's encoders write one value as a Mono: held without a stream's operators.
+			return ((Mono<DataBuffer>) single).singleOptional()
+				.flatMap((buffer) -> buffer.isPresent() ? writeOne(buffer.get()) : settleAndWrite(new byte[0]))
+				.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+		}
 		Flux<? extends DataBuffer> buffers = Flux.from(body);
 		return Mono.defer(() -> {
 			Holder holder = new Holder();
@@ -123,22 +132,49 @@ final class CapturedResponse extends ServerHttpResponseDecorator {
 		});
 	}
 
-	/** Settles, then hands the whole body to the real response in one write. */
+	/** A body of one buffer: settled and written whole, or, past the limit, written as it outgrows it. */
+	private Mono<Void> writeOne(DataBuffer buffer) {
+		Holder holder = new Holder();
+		Publisher<DataBuffer> overflowing = holder.add(buffer);
+		if (!holder.overflowed) {
+			return settleAndWrite(holder.join());
+		}
+		return getDelegate().writeWith(Flux.from(overflowing).concatWith(Flux.defer(holder::endOverflowed)));
+	}
+
+	/**
+	 * Settles, then hands the whole body to the real response in one write: at once when the store has
+	 * answered already (the memory store answers on the caller's thread).
+	 */
 	private Mono<Void> settleAndWrite(byte[] whole) {
-		return settle(whole).then(Mono.defer(() -> (whole.length == 0) ? getDelegate().setComplete()
-				: getDelegate().writeWith(Mono.just(bufferFactory().wrap(whole)))));
+		CompletableFuture<?> settled = settling(whole);
+		if (settled == null || (settled.isDone() && !settled.isCompletedExceptionally())) {
+			return write(whole);
+		}
+		return this.settlement.answer(settled).then(Mono.defer(() -> write(whole)));
+	}
+
+	private Mono<Void> write(byte[] whole) {
+		return (whole.length == 0) ? getDelegate().setComplete()
+				: getDelegate().writeWith(Mono.just(bufferFactory().wrap(whole)));
 	}
 
 	/** Records the body, or releases the key, before anything reaches the client. */
 	private Mono<Void> settle(byte[] body) {
+		CompletableFuture<?> settled = settling(body);
+		return (settled != null) ? this.settlement.answer(settled).then() : Mono.empty();
+	}
+
+	/** The store's answer to recording the body or releasing the key; {@code null} when settled before. */
+	private @Nullable CompletableFuture<?> settling(byte[] body) {
 		if (this.settlement.isSettled()) {
-			return Mono.empty();
+			return null;
 		}
 		int status = status();
 		if (!this.responsePolicy.shouldRecord(status)) {
-			return this.settlement.release(null);
+			return this.settlement.releasing(null);
 		}
-		return this.settlement.record(HttpResponseRecord.encode(status, recordedHeaders(), body, body.length)).then();
+		return this.settlement.recording(HttpResponseRecord.encode(status, recordedHeaders(), body, body.length));
 	}
 
 	/** The status and the headers {@link ReplayHeaders} allows, in {@link HttpResponseRecord}'s format. */

@@ -19,7 +19,6 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
-import reactor.util.context.Context;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -55,7 +54,6 @@ import dev.modelgate.idempotency.core.AsyncIdempotencyCoordinator.Attempt;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.internal.AsyncLease;
 import dev.modelgate.idempotency.core.internal.Delayer;
-import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 
@@ -267,7 +265,8 @@ public class ReactiveIdempotencyEngine {
 					return unkeyed(decision.bodyRefused(body.refusal(), body.problem()), exchange, chain);
 				}
 				ServerWebExchange readable = new BufferedBodyExchange(exchange,
-						new BufferedBodyRequest(exchange.getRequest(), body.bytes(), exchange.getResponse()));
+						new BufferedBodyRequest(exchange.getRequest(), body.bytes(), exchange.getResponse()),
+						exchange.getResponse());
 				return keyed(decision, body.fingerprint(), readable, chain, true);
 			});
 	}
@@ -380,36 +379,9 @@ public class ReactiveIdempotencyEngine {
 					keepGenerating.accept(running.get());
 					return this.streams.record(settlement, response, client, elements, reporting);
 				});
-		running.set(exchange.mutate().response(captured).build());
-		AtomicBoolean clientGone = new AtomicBoolean();
-		Mono<Void> execution = chain.apply(running.get())
-			.then(Mono.defer(captured::settleIfUnwritten))
-			.onErrorResume((ex) -> {
-				// A stream settles itself when it ends.
-				Mono<Void> settled = settlement.isStreaming() ? Mono.empty()
-						: settlement.release("the handler threw " + ex.getClass().getName());
-				// Once the client is gone, a failure (writing to the closed connection) has nobody to go to.
-				return settled.then(Mono.defer(() -> clientGone.get() ? Mono.empty() : Mono.error(ex)));
-			});
-		return outlivingItsClient(execution, lease, clientGone)
-			.doFinally((signal) -> decision.responded(IdempotencyListener.ResponseKind.FIRST));
-	}
-
-	/**
-	 * The run goes on when its client leaves, as a servlet handler does: a client that gives up while a
-	 * model thinks (before the response has a head) must not cancel the one execution its retry will
-	 * attach to or replay, nor release the key for the retry to run it again. The execution is
-	 * subscribed apart from the client's exchange, with its context and the attempt (for the handler's
-	 * downstream calls, {@code DerivedIdempotencyKeyFilter}, as the servlet adapter binds it to the
-	 * thread), and ends when the handler does: its response recorded, released on a failure, or its
-	 * stream recorded to the end or {@code stream.max-duration}.
-	 */
-	private static Mono<Void> outlivingItsClient(Mono<Void> execution, AsyncLease lease, AtomicBoolean clientGone) {
-		return Mono.create((client) -> {
-			client.onCancel(() -> clientGone.set(true));
-			execution.subscribe(null, client::error, client::success,
-					Context.of(client.contextView()).put(IdempotencyContext.CONTEXT_KEY, lease.held()));
-		});
+		running.set(BufferedBodyExchange.withResponse(exchange, captured));
+		return new DetachedRun(chain.apply(running.get()), captured, settlement,
+				() -> decision.responded(IdempotencyListener.ResponseKind.FIRST));
 	}
 
 	private Mono<Void> replay(HttpDecision.Request decision, HttpResponseRecord stored, ServerWebExchange exchange) {
@@ -503,13 +475,27 @@ public class ReactiveIdempotencyEngine {
 
 		private final ServerHttpRequest request;
 
+		private final ServerHttpResponse response;
+
 		private @Nullable Mono<MultiValueMap<String, String>> formData;
 
 		private @Nullable Mono<MultiValueMap<String, Part>> multipartData;
 
-		BufferedBodyExchange(ServerWebExchange delegate, ServerHttpRequest request) {
+		BufferedBodyExchange(ServerWebExchange delegate, ServerHttpRequest request, ServerHttpResponse response) {
 			super(delegate);
 			this.request = request;
+			this.response = response;
+		}
+
+		/**
+		 * The exchange for the run: the same request, the response held back; one decorator over the
+		 * server's exchange, where a mutated exchange would add another to every call the handler makes.
+		 */
+		static ServerWebExchange withResponse(ServerWebExchange exchange, ServerHttpResponse response) {
+			if (exchange instanceof BufferedBodyExchange buffered) {
+				return new BufferedBodyExchange(buffered.getDelegate(), buffered.request, response);
+			}
+			return exchange.mutate().response(response).build();
 		}
 
 		private static @Nullable MediaType contentType(ServerHttpRequest request) {
@@ -524,6 +510,11 @@ public class ReactiveIdempotencyEngine {
 		@Override
 		public ServerHttpRequest getRequest() {
 			return this.request;
+		}
+
+		@Override
+		public ServerHttpResponse getResponse() {
+			return this.response;
 		}
 
 		/** Read from the buffered body when first asked for (few handlers ask), then the same each time. */

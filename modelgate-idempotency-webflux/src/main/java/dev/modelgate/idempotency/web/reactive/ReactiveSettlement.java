@@ -1,5 +1,7 @@
 package dev.modelgate.idempotency.web.reactive;
 
+import java.util.concurrent.CompletableFuture;
+
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -48,6 +50,24 @@ final class ReactiveSettlement {
 	/** Releases the key of a stream that failed before its end. */
 	Mono<Void> releaseStream(String warning) {
 		return release(warning);
+	}
+
+	/**
+	 * The store's answer itself, for a caller that goes on at once when it is already there; see
+	 * {@link AsyncSettlement#record}.
+	 */
+	CompletableFuture<Boolean> recording(@Nullable StoredOutcome outcome) {
+		return this.settlement.record(outcome);
+	}
+
+	/** The store's answer itself; see {@link AsyncSettlement#release}. */
+	CompletableFuture<?> releasing(@Nullable String warning) {
+		return this.settlement.release(warning);
+	}
+
+	/** An answer of {@link #recording} or {@link #releasing}, going on on one of Reactor's threads. */
+	<T> Mono<T> answer(CompletableFuture<T> answer) {
+		return StoreAnswers.of(answer, this.scheduler);
 	}
 
 	/** {@return whether the outcome was recorded; see {@link AsyncSettlement#record}} */
