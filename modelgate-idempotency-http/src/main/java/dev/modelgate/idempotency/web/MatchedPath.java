@@ -30,6 +30,28 @@ public final class MatchedPath {
 	 * @return the path in the form described above
 	 */
 	public static String of(String requestUri) {
+		return isPlain(requestUri) ? requestUri : parsed(requestUri);
+	}
+
+	/**
+	 * Whether the path is already in the form described above: only separators and characters a path
+	 * segment keeps as they are ({@code pchar} without {@code %}, and without {@code ;}, which starts
+	 * parameters). Most paths are, and are then kept without being parsed.
+	 */
+	static boolean isPlain(String requestUri) {
+		for (int index = 0; index < requestUri.length(); index++) {
+			char c = requestUri.charAt(index);
+			boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+					|| "/-._~!$&'()*+,=:@".indexOf(c) >= 0;
+			if (!plain) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/** The path parsed as Spring matches it, each segment's value to match encoded again. */
+	static String parsed(String requestUri) {
 		PathContainer path = PathContainer.parsePath(requestUri);
 		StringBuilder matched = new StringBuilder(requestUri.length());
 		for (PathContainer.Element element : path.elements()) {

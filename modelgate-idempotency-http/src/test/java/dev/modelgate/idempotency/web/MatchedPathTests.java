@@ -48,6 +48,27 @@ class MatchedPathTests {
 	}
 
 	@Test
+	void aPlainPathKeptWithoutParsingIsWhatParsingWouldGive() {
+		String alphabet = "/-._~!$&'()*+,=:@aZ09%;\"<>{}|^` \u00e9";
+		java.util.Random random = new java.util.Random(42);
+		int plain = 0;
+		for (int run = 0; run < 20_000; run++) {
+			StringBuilder path = new StringBuilder("/");
+			for (int length = random.nextInt(12); length > 0; length--) {
+				path.append(alphabet.charAt(random.nextInt(alphabet.length())));
+			}
+			String candidate = path.toString();
+			if (MatchedPath.isPlain(candidate)) {
+				plain++;
+				assertThat(MatchedPath.of(candidate)).as(candidate).isEqualTo(MatchedPath.parsed(candidate));
+			}
+		}
+		assertThat(plain).isGreaterThan(1_000);
+		assertThat(MatchedPath.isPlain("/v1/chat/completions;a=b")).isFalse();
+		assertThat(MatchedPath.isPlain("/items/caf%C3%A9")).isFalse();
+	}
+
+	@Test
 	void dotAndEmptySegmentsAreLeftAsSpringMvcLeavesThem() {
 		assertThat(MatchedPath.of("/v1/./chat")).isEqualTo("/v1/./chat");
 		assertThat(MatchedPath.of("//v1/chat")).isEqualTo("//v1/chat");
