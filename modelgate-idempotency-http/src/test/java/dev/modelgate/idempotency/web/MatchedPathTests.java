@@ -1,5 +1,7 @@
 package dev.modelgate.idempotency.web;
 
+import java.util.Random;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -50,7 +52,7 @@ class MatchedPathTests {
 	@Test
 	void aPlainPathKeptWithoutParsingIsWhatParsingWouldGive() {
 		String alphabet = "/-._~!$&'()*+,=:@aZ09%;\"<>{}|^` \u00e9";
-		java.util.Random random = new java.util.Random(42);
+		Random random = new Random(42);
 		int plain = 0;
 		for (int run = 0; run < 20_000; run++) {
 			StringBuilder path = new StringBuilder("/");

@@ -72,7 +72,7 @@ final class ReactiveSettlement {
 
 	/** {@return whether the outcome was recorded; see {@link AsyncSettlement#record}} */
 	Mono<Boolean> record(@Nullable StoredOutcome outcome) {
-		return StoreAnswers.of(this.settlement.record(outcome), this.scheduler);
+		return answer(recording(outcome));
 	}
 
 	/** {@return whether the stream was recorded; see {@link AsyncSettlement#recordStream}} */
@@ -82,7 +82,7 @@ final class ReactiveSettlement {
 
 	/** See {@link AsyncSettlement#release}. */
 	Mono<Void> release(@Nullable String warning) {
-		return StoreAnswers.of(this.settlement.release(warning), this.scheduler).then();
+		return answer(releasing(warning)).then();
 	}
 
 	/** See {@link AsyncSettlement#abandon}. */

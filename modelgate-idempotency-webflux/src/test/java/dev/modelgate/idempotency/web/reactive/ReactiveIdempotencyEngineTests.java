@@ -1,16 +1,20 @@
 package dev.modelgate.idempotency.web.reactive;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
@@ -18,11 +22,14 @@ import reactor.test.StepVerifier;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
+import org.springframework.web.server.ServerWebExchange;
 
 import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 
@@ -268,6 +275,71 @@ class ReactiveIdempotencyEngineTests {
 		assertThat(retry.getResponse().getStatusCode()).isEqualTo(HttpStatus.CREATED);
 		assertThat(retry.getResponse().getHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
 		assertThat(body(retry)).isEqualTo("{\"run\":1,\"echo\":{}}");
+	}
+
+	@Test
+	void firstResponseIsReportedOnceWhenItsClientLeavesBeforeTheRunEnds() {
+		List<IdempotencyListener.ResponseKind> responses = new CopyOnWriteArrayList<>();
+		this.fixture.engine.setListeners(List.of(new IdempotencyListener() {
+			@Override
+			public void onResponse(IdempotencyListener.ResponseKind kind, String method, String route,
+					Duration duration) {
+				responses.add(kind);
+			}
+		}));
+		Sinks.Empty<Void> gate = Sinks.empty();
+		this.fixture.handler.gate = gate.asMono();
+		Disposable client = this.fixture.handle(post("k-1", "{}"), endpoint()).subscribe();
+		client.dispose();
+		gate.tryEmitEmpty();
+
+		assertThat(this.fixture.handler.runs).hasValue(1);
+		assertThat(this.fixture.store.completes).hasValue(1);
+		assertThat(responses).containsExactly(IdempotencyListener.ResponseKind.FIRST);
+	}
+
+	@Test
+	void handlerThatFailsAfterItsClientLeftReleasesTheKeyAndDropsNoError() {
+		List<Throwable> dropped = new CopyOnWriteArrayList<>();
+		Hooks.onErrorDropped(dropped::add);
+		try {
+			Sinks.Empty<Void> gate = Sinks.empty();
+			this.fixture.handler.gate = gate.asMono();
+			Disposable client = this.fixture.handle(post("k-1", "{}"), endpoint()).subscribe();
+			client.dispose();
+			gate.tryEmitError(new IllegalStateException("boom"));
+
+			this.fixture.handler.gate = Mono.empty();
+			MockServerWebExchange retry = post("k-1", "{}");
+			StepVerifier.create(this.fixture.handle(retry, endpoint())).expectComplete().verify(TIMEOUT);
+
+			assertThat(this.fixture.store.releases).hasValue(1);
+			assertThat(this.fixture.handler.runs).hasValue(2);
+			assertThat(dropped).isEmpty();
+		}
+		finally {
+			Hooks.resetOnErrorDropped();
+		}
+	}
+
+	@Test
+	void bodyWrittenAsAStreamOfBuffersIsRecordedWholeAndReplayedByteForByte() {
+		Function<ServerWebExchange, Mono<Void>> streaming = (exchange) -> {
+			ServerHttpResponse response = exchange.getResponse();
+			response.setStatusCode(HttpStatus.CREATED);
+			response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
+			return response.writeWith(Flux.just("{\"a\":", "1,", "\"b\":2}")
+				.map((part) -> response.bufferFactory().wrap(part.getBytes(StandardCharsets.UTF_8))));
+		};
+		MockServerWebExchange first = post("k-1", "{}");
+		StepVerifier.create(this.fixture.engine.handle(first, endpoint(), streaming)).expectComplete().verify(TIMEOUT);
+		MockServerWebExchange retry = post("k-1", "{}");
+		StepVerifier.create(this.fixture.engine.handle(retry, endpoint(), streaming)).expectComplete().verify(TIMEOUT);
+
+		assertThat(body(first)).isEqualTo("{\"a\":1,\"b\":2}");
+		assertThat(body(retry)).isEqualTo("{\"a\":1,\"b\":2}");
+		assertThat(retry.getResponse().getHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+		assertThat(this.fixture.store.completes).hasValue(1);
 	}
 
 	@Test
