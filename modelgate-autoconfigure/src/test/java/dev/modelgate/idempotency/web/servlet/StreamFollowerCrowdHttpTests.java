@@ -1,7 +1,11 @@
 package dev.modelgate.idempotency.web.servlet;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,7 +40,8 @@ import static org.awaitility.Awaitility.await;
  * A crowd of duplicates following one live stream on Tomcat with few request threads: followers wait
  * for new events without holding a thread, so unrelated requests are served meanwhile, and
  * {@code stream.max-followers} caps the crowd with a 409; nor does a crowd waiting for the stream to
- * begin.
+ * begin. And followers whose clients read nothing, more of them than the filter has follower threads,
+ * delay no other follower.
  */
 @Tag("boot")
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -47,13 +52,23 @@ import static org.awaitility.Awaitility.await;
 				"modelgate.idempotency.stream.max-followers=" + StreamFollowerCrowdHttpTests.FOLLOWERS,
 				"modelgate.idempotency.stream.head-wait=90s",
 				// Far fewer request threads than followers: each follower holding one would starve the rest.
-				"server.tomcat.threads.max=" + StreamFollowerCrowdHttpTests.REQUEST_THREADS })
+				"server.tomcat.threads.max=" + StreamFollowerCrowdHttpTests.REQUEST_THREADS,
+				// Room for the large stream of the stalled clients' test.
+				"modelgate.idempotency.stream.max-bytes=64MB",
+				// A write blocked on a client that reads nothing would wait this long, beyond the test's end.
+				"server.tomcat.connection-timeout=10m" })
 @Timeout(120)
 class StreamFollowerCrowdHttpTests {
 
 	static final int FOLLOWERS = 250;
 
 	static final int REQUEST_THREADS = 16;
+
+	/** Two more than the filter's follower threads (one per core, at least two). */
+	private static final int STALLED = Math.max(2, Runtime.getRuntime().availableProcessors()) + 2;
+
+	/** 64 events of 64 KB: far more than a stalled client's socket and the server's can hold. */
+	private static final String LARGE_STREAM = "/events?count=64&gateAfter=1&pad=65536";
 
 	private final HttpClient client = HttpClient.newBuilder()
 		.version(HttpClient.Version.HTTP_1_1)
@@ -69,9 +84,14 @@ class StreamFollowerCrowdHttpTests {
 	@Autowired
 	private MeterRegistry registry;
 
+	private final List<Socket> stalled = new ArrayList<>();
+
 	@AfterEach
-	void openGate() {
+	void openGateAndCloseStalledClients() throws IOException {
 		this.invocations.open();
+		for (Socket socket : this.stalled) {
+			socket.close();
+		}
 	}
 
 	@Test
@@ -159,6 +179,90 @@ class StreamFollowerCrowdHttpTests {
 			assertThat(new String(attached.body(), StandardCharsets.UTF_8)).isEqualTo(whole);
 		}
 		assertThat(this.invocations.count("events")).isEqualTo(1);
+	}
+
+	/**
+	 * Followers of a live stream whose clients read nothing, more of them than the filter has follower
+	 * threads: another follower of the same stream still gets every event as it comes, and a stalled
+	 * client that starts reading gets the whole stream. Tomcat's write timeout is far beyond the test's,
+	 * so a follower thread blocked in a write to a stalled client would hold it for the whole test.
+	 */
+	@Test
+	void followersThatReadNothingDelayNoOtherFollowerAndGetTheWholeStreamOnceTheyRead() throws Exception {
+		this.invocations.reset();
+		String key = UUID.randomUUID().toString();
+		double attachedBefore = decisions("attached");
+		this.invocations.close();
+		HttpResponse<InputStream> first = this.client.send(request(LARGE_STREAM, key).build(),
+				HttpResponse.BodyHandlers.ofInputStream());
+		InputStream firstBody = first.body();
+		String firstEvent = readUntil(firstBody, "\n\n");
+
+		for (int i = 0; i < STALLED; i++) {
+			this.stalled.add(stalledClient(key));
+		}
+		await("the stalled clients attached").atMost(Duration.ofSeconds(30))
+			.until(() -> decisions("attached") == attachedBefore + STALLED);
+		CompletableFuture<HttpResponse<byte[]>> reader = this.client.sendAsync(request(LARGE_STREAM, key).build(),
+				HttpResponse.BodyHandlers.ofByteArray());
+		await("the reading client attached").atMost(Duration.ofSeconds(30))
+			.until(() -> decisions("attached") == attachedBefore + STALLED + 1);
+
+		this.invocations.open();
+		String whole = firstEvent + new String(firstBody.readAllBytes(), StandardCharsets.UTF_8);
+		assertThat(whole).contains("\"n\":64,");
+
+		HttpResponse<byte[]> followed = reader.get(60, TimeUnit.SECONDS);
+		assertThat(followed.statusCode()).isEqualTo(200);
+		assertThat(followed.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		assertThat(new String(followed.body(), StandardCharsets.UTF_8)).isEqualTo(whole);
+
+		// A stalled client that starts reading gets what it was sent meanwhile, to the stream's end.
+		String late = new String(readToEnd(this.stalled.get(0)), StandardCharsets.ISO_8859_1);
+		int headEnd = late.indexOf("\r\n\r\n");
+		assertThat(late.substring(0, headEnd)).startsWith("HTTP/1.1 200")
+			.containsIgnoringCase("Idempotent-Replayed: true")
+			.containsIgnoringCase("Transfer-Encoding: chunked");
+		assertThat(dechunk(late.substring(headEnd + 4))).isEqualTo(whole);
+		assertThat(this.invocations.count("events")).isEqualTo(1);
+	}
+
+	/** Sends a duplicate on a socket with a small receive buffer and reads nothing of the answer. */
+	private Socket stalledClient(String key) throws IOException {
+		Socket socket = new Socket();
+		socket.setReceiveBufferSize(1024);
+		socket.connect(new InetSocketAddress("127.0.0.1", this.port), 10_000);
+		String body = "{}";
+		String head = "POST " + LARGE_STREAM + " HTTP/1.1\r\nHost: 127.0.0.1:" + this.port + "\r\n"
+				+ "Content-Type: application/json\r\nAuthorization: Bearer crowd-client\r\nIdempotency-Key: " + key
+				+ "\r\nContent-Length: " + body.length() + "\r\nConnection: close\r\n\r\n";
+		OutputStream out = socket.getOutputStream();
+		out.write((head + body).getBytes(StandardCharsets.US_ASCII));
+		out.flush();
+		return socket;
+	}
+
+	/** Everything the server sends on the connection until it closes it (the stream's end). */
+	private static byte[] readToEnd(Socket socket) throws IOException {
+		socket.setSoTimeout(60_000);
+		ByteArrayOutputStream read = new ByteArrayOutputStream();
+		socket.getInputStream().transferTo(read);
+		return read.toByteArray();
+	}
+
+	/** The body of a chunked HTTP/1.1 response. */
+	private static String dechunk(String chunked) {
+		StringBuilder body = new StringBuilder();
+		int at = 0;
+		while (true) {
+			int lineEnd = chunked.indexOf("\r\n", at);
+			int size = Integer.parseInt(chunked.substring(at, lineEnd).trim(), 16);
+			if (size == 0) {
+				return body.toString();
+			}
+			body.append(chunked, lineEnd + 2, lineEnd + 2 + size);
+			at = lineEnd + 2 + size + 2;
+		}
 	}
 
 	/** {@value #FOLLOWERS} copies of {@code request}, sent at once. */

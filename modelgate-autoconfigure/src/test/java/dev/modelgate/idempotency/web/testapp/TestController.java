@@ -153,7 +153,8 @@ class TestController {
 
 	/**
 	 * Streams {@code count} events from another thread, like a model generating: waits at the gate after
-	 * event {@code gateAfter} (0: never), and ends with an error when {@code fail}. With
+	 * event {@code gateAfter} (0: never), and ends with an error when {@code fail}; each event's data
+	 * carries {@code pad} more bytes when asked (a large stream). With
 	 * {@code gateFirst}, the handler itself waits at the gate before its stream begins, like a model that
 	 * thinks (or an upstream that takes its time) before its first token; with {@code failFirstRun}
 	 * too, the first such run then fails before its stream begins. Counts the runs under
@@ -164,7 +165,8 @@ class TestController {
 	@Idempotent
 	SseEmitter events(@RequestParam(defaultValue = "5") int count, @RequestParam(defaultValue = "0") int gateAfter,
 			@RequestParam(defaultValue = "false") boolean fail, @RequestParam(defaultValue = "false") boolean gateFirst,
-			@RequestParam(defaultValue = "false") boolean failFirstRun) throws InterruptedException {
+			@RequestParam(defaultValue = "false") boolean failFirstRun, @RequestParam(defaultValue = "0") int pad)
+			throws InterruptedException {
 		if (gateFirst) {
 			this.invocations.increment("events-thinking");
 			this.invocations.awaitGate();
@@ -172,23 +174,24 @@ class TestController {
 				throw new IllegalStateException("the model failed before its first token");
 			}
 		}
-		return generate(count, gateAfter, fail);
+		return generate(count, gateAfter, fail, pad);
 	}
 
 	/** One event, the gate, a second event: a duplicate meanwhile gets 409 rather than attaching. */
 	@PostMapping("/events-no-attach")
 	@Idempotent(attachToStream = false)
 	SseEmitter eventsWithoutAttaching() {
-		return generate(2, 1, false);
+		return generate(2, 1, false, 0);
 	}
 
-	private SseEmitter generate(int count, int gateAfter, boolean fail) {
+	private SseEmitter generate(int count, int gateAfter, boolean fail, int pad) {
+		String padding = (pad > 0) ? ",\"pad\":\"" + "x".repeat(pad) + "\"" : "";
 		this.invocations.increment("events");
 		SseEmitter emitter = new SseEmitter(60_000L);
 		Thread generation = new Thread(() -> {
 			try {
 				for (int i = 1; i <= count; i++) {
-					emitter.send(SseEmitter.event().name("chunk").data("{\"n\":" + i + "}"));
+					emitter.send(SseEmitter.event().name("chunk").data("{\"n\":" + i + padding + "}"));
 					this.invocations.increment("events-sent");
 					if (i == gateAfter) {
 						this.invocations.awaitGate();

@@ -1,14 +1,18 @@
 package dev.modelgate.idempotency.web.servlet;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.commons.logging.Log;
@@ -39,6 +43,13 @@ import dev.modelgate.idempotency.core.StreamSlice;
  * the {@code followers} scheduler every poll interval, so that a crowd of followers of a long stream
  * does not take the container's request threads from unrelated requests. Where the request cannot go
  * asynchronous (a filter or servlet registered without async support), the thread waits, as before.
+ *
+ * <p>Once asynchronous, a follower writes without blocking (a {@link WriteListener}): what the
+ * client cannot take yet waits in the follower, which reads nothing more from the store until the
+ * client has taken it, and the container calls back when the client can take more. So a client
+ * that reads slowly, or not at all, holds none of the few {@code followers} threads and delays no
+ * other follower; the container's write timeout ends it. A response whose output stream cannot
+ * write without blocking (a wrapper that does not pass the listener on) is written as before.
  */
 final class StreamFollower {
 
@@ -118,14 +129,18 @@ final class StreamFollower {
 		response.flushBuffer();
 	}
 
-	/** One follower's response; touched by one thread at a time. */
-	private final class Following extends ClientWatch {
+	/**
+	 * One follower's response. Its cursor is read by one thread at a time (the request thread, then
+	 * the scheduler's polls, one after the other); once it writes without blocking, what it writes is
+	 * drained by whichever thread comes, the scheduler's or the container's, one at a time.
+	 */
+	private final class Following extends ClientWatch implements WriteListener {
 
 		private final String scope;
 
 		private final StreamCursor cursor;
 
-		private final OutputStream out;
+		private final ServletOutputStream out;
 
 		private final Runnable done;
 
@@ -133,15 +148,35 @@ final class StreamFollower {
 
 		private volatile @Nullable AsyncContext async;
 
-		Following(String scope, StreamCursor cursor, OutputStream out, Runnable done) {
+		/** Whether the output stream writes without blocking (set once, before the first poll). */
+		private volatile boolean nonBlocking;
+
+		/** Data sent but not yet written, while the client cannot take it. */
+		private final Queue<byte[]> pending = new ConcurrentLinkedQueue<>();
+
+		/** Whether data was written since the last flush. Touched only while draining. */
+		private boolean unflushed;
+
+		/** Whether the response ends once everything pending is written and flushed. */
+		private volatile boolean endWhenWritten;
+
+		/** Calls to {@link #drain()} not yet served: the first caller drains, the others leave it more. */
+		private final AtomicInteger drains = new AtomicInteger();
+
+		Following(String scope, StreamCursor cursor, ServletOutputStream out, Runnable done) {
 			this.scope = scope;
 			this.cursor = cursor;
 			this.out = out;
 			this.done = done;
 		}
 
-		/** Writes a step's data; {@return what next} */
+		/** Writes a step's data, or hands it to the drain once writing does not block; {@return what next} */
 		StreamCursor.Next send(StreamCursor.Step step) throws IOException {
+			if (this.nonBlocking) {
+				this.pending.addAll(step.data());
+				drain();
+				return step.next();
+			}
 			for (byte[] data : step.data()) {
 				this.out.write(data);
 			}
@@ -168,6 +203,13 @@ final class StreamFollower {
 			context.setTimeout(0);
 			context.addListener(this);
 			this.async = context;
+			try {
+				this.out.setWriteListener(this);
+				this.nonBlocking = true;
+			}
+			catch (UnsupportedOperationException | IllegalStateException ex) {
+				// The stream cannot write without blocking here: written from the scheduler, as it comes.
+			}
 			schedule();
 		}
 
@@ -187,25 +229,92 @@ final class StreamFollower {
 				finish();
 				return;
 			}
-			StreamCursor.Next next;
-			try {
-				do {
-					next = readAndSend();
+			// While the client has not taken what it was sent, nothing more is read for it.
+			if (!this.endWhenWritten && this.pending.isEmpty()) {
+				StreamCursor.Next next;
+				try {
+					do {
+						next = readAndSend();
+					}
+					while (next == StreamCursor.Next.READ_NOW && this.pending.isEmpty());
 				}
-				while (next == StreamCursor.Next.READ_NOW);
-			}
-			catch (IOException | RuntimeException ex) {
-				if (logger.isDebugEnabled()) {
-					logger.debug("Follower of idempotency scope " + this.scope + " went away: " + ex);
+				catch (IOException | RuntimeException ex) {
+					wentAway(ex);
+					return;
 				}
-				next = StreamCursor.Next.DONE;
+				if (next == StreamCursor.Next.DONE) {
+					if (!this.nonBlocking) {
+						finish();
+						return;
+					}
+					this.endWhenWritten = true;
+					drain();
+				}
 			}
-			if (next == StreamCursor.Next.DONE) {
-				finish();
-			}
-			else {
+			if (!this.finished.get()) {
 				schedule();
 			}
+		}
+
+		/**
+		 * Writes what is pending while the client can take it, then flushes it; ends the response once
+		 * all is written when the stream is done. One thread at a time drains: a call that finds
+		 * another draining leaves it one more pass. When the client cannot take more, the container
+		 * calls {@link #onWritePossible()} once it can.
+		 */
+		private void drain() {
+			if (this.drains.getAndIncrement() != 0) {
+				return;
+			}
+			int missed = 1;
+			do {
+				try {
+					writeWhileReady();
+				}
+				catch (IOException | RuntimeException ex) {
+					wentAway(ex);
+				}
+				missed = this.drains.addAndGet(-missed);
+			}
+			while (missed != 0);
+		}
+
+		private void writeWhileReady() throws IOException {
+			while (!this.finished.get() && this.out.isReady()) {
+				byte[] data = this.pending.poll();
+				if (data != null) {
+					this.out.write(data);
+					this.unflushed = true;
+				}
+				else if (this.unflushed) {
+					this.unflushed = false;
+					this.out.flush();
+				}
+				else {
+					if (this.endWhenWritten) {
+						finish();
+					}
+					return;
+				}
+			}
+		}
+
+		@Override
+		public void onWritePossible() {
+			drain();
+		}
+
+		@Override
+		public void onError(Throwable failure) {
+			wentAway(failure);
+		}
+
+		private void wentAway(Throwable failure) {
+			if (logger.isDebugEnabled()) {
+				logger.debug("Follower of idempotency scope " + this.scope + " went away: " + failure);
+			}
+			this.pending.clear();
+			finish();
 		}
 
 		void finish() {
