@@ -1,6 +1,7 @@
 package dev.modelgate.idempotency.web.servlet;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -130,7 +131,7 @@ class StreamFollowerNonBlockingTests {
 		this.store.appendEvents("scope", "holder", 3, List.of(event("b1")));
 		this.followers.runNext();
 
-		this.output.listener.onError(new java.io.IOException("write timed out"));
+		this.output.listener.onError(new IOException("write timed out"));
 		assertThat(this.done.await(0, TimeUnit.SECONDS)).isTrue();
 		this.followers.runNext();
 		assertThat(this.followers.queued()).isZero();
