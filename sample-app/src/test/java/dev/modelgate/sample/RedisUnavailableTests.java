@@ -66,9 +66,8 @@ class RedisUnavailableTests extends StubbedProviderTests {
 	}
 
 	/**
-	 * With Lettuce's defaults, a gateway whose Redis went away queued every command until the 2s
-	 * timeout, and after a 20s outage took 14s to reconnect (its back-off grows to 30s); the
-	 * reliability suite measured both (docs/RELIABILITY.md, store outage).
+	 * The library's default for the Redis store's client, which the gateway keeps: commands refused
+	 * while disconnected, reconnection at least every second.
 	 */
 	@Test
 	void redisClientFailsFastWhileDisconnectedAndRetriesTheConnectionAtLeastEverySecond() {

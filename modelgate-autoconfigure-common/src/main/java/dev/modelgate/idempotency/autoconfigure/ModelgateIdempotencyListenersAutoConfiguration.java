@@ -7,7 +7,6 @@ import org.springframework.amqp.rabbit.config.RabbitListenerConfigUtils;
 import org.springframework.amqp.rabbit.listener.RabbitListenerEndpointRegistry;
 import org.springframework.amqp.rabbit.retry.MessageRecoverer;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -98,14 +97,18 @@ public class ModelgateIdempotencyListenersAutoConfiguration {
 	@ConditionalOnClass(RabbitListenerEndpointRegistry.class)
 	static class RabbitListeners {
 
+		/**
+		 * Static, as a post-processor must be: it gives each container factory the hook when the factory
+		 * is created, before any container exists.
+		 */
 		@Bean
 		@ConditionalOnMissingBean
 		@ConditionalOnBean(name = RabbitListenerConfigUtils.RABBIT_LISTENER_ENDPOINT_REGISTRY_BEAN_NAME)
-		RabbitListenerIdempotency rabbitListenerIdempotency(
-				@Qualifier(RabbitListenerConfigUtils.RABBIT_LISTENER_ENDPOINT_REGISTRY_BEAN_NAME) RabbitListenerEndpointRegistry registry,
-				ModelgateIdempotencyProperties properties, ObjectProvider<MessageRecoverer> recoverer) {
-			return new RabbitListenerIdempotency(registry, properties.getListenerRequeueDelay(),
-					recoverer.getIfUnique());
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static RabbitListenerIdempotency rabbitListenerIdempotency(
+				ObjectProvider<ModelgateIdempotencyProperties> properties, ObjectProvider<MessageRecoverer> recoverer) {
+			return new RabbitListenerIdempotency(() -> properties.getObject().getListenerRequeueDelay(),
+					recoverer::getIfUnique);
 		}
 
 	}

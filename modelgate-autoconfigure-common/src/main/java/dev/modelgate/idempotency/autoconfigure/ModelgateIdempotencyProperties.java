@@ -634,6 +634,38 @@ public class ModelgateIdempotencyProperties implements Validator {
 			this.requireNoeviction = requireNoeviction;
 		}
 
+		/**
+		 * Whether the Lettuce client that Spring Boot builds for the Redis store refuses commands at
+		 * once while its connection is down (a keyed request gets its 503 without waiting for
+		 * operation-timeout) and reconnects with a delay of at most max-reconnect-delay (Lettuce's
+		 * own default backs off up to 30 s, so service could return that long after Redis does).
+		 * Applies to the application's whole auto-configured Lettuce client; false leaves the
+		 * client as Spring Boot configures it.
+		 */
+		private boolean failFast = true;
+
+		/**
+		 * The longest delay between two reconnection attempts of the auto-configured Lettuce client,
+		 * when fail-fast is on: about how long after Redis returns the store serves again.
+		 */
+		private Duration maxReconnectDelay = Duration.ofSeconds(1);
+
+		public boolean isFailFast() {
+			return this.failFast;
+		}
+
+		public void setFailFast(boolean failFast) {
+			this.failFast = failFast;
+		}
+
+		public Duration getMaxReconnectDelay() {
+			return this.maxReconnectDelay;
+		}
+
+		public void setMaxReconnectDelay(Duration maxReconnectDelay) {
+			this.maxReconnectDelay = maxReconnectDelay;
+		}
+
 	}
 
 	/** JDBC store settings. */

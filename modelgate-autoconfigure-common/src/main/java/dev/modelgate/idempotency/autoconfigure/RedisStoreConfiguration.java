@@ -22,13 +22,16 @@ import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
 import dev.modelgate.idempotency.redis.ReplicaAcknowledgement;
 
-/** The Redis store, on the application's {@link RedisConnectionFactory}, with its eviction guard. */
+/**
+ * The Redis store, on the application's {@link RedisConnectionFactory}, with its eviction guard and,
+ * from the Spring Boot line's module, the Lettuce client's behaviour during an outage.
+ */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(RedisConnectionFactory.class)
 @ConditionalOnBean(RedisConnectionFactory.class)
 @ConditionalOnStoreType(StoreType.REDIS)
 @ConditionalOnMissingBean(IdempotencyStore.class)
-@Import(RedisEvictionPolicyConfiguration.class)
+@Import({ RedisEvictionPolicyConfiguration.class, RedisClientImports.class })
 class RedisStoreConfiguration {
 
 	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",

@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.modelgate.idempotency.core.IdempotencyInProgressException;
 import dev.modelgate.idempotency.core.IdempotencyResultUnavailableException;
 
 /**
@@ -23,7 +24,8 @@ import dev.modelgate.idempotency.core.IdempotencyResultUnavailableException;
  * action ({@link InboundMessage#refusals()}). A message whose work was applied but whose result was not
  * recorded (the transaction committed, then the consumer failed before the record completed) is
  * acknowledged without running: there is nothing to redo, and no reply to send. Each duplicate
- * acknowledged without running is logged at DEBUG with the SHA-256 of its key, never the key.
+ * acknowledged without running is logged at DEBUG with the SHA-256 of its key, never the key; a
+ * duplicate whose key runs elsewhere, at INFO in one line, since the broker brings it back.
  */
 public class IdempotentListenerInterceptor implements MethodInterceptor {
 
@@ -60,6 +62,12 @@ public class IdempotentListenerInterceptor implements MethodInterceptor {
 			InboundMessage message = InboundMessages.find();
 			if (message == null) {
 				throw ex;
+			}
+			if (ex instanceof IdempotencyInProgressException) {
+				String key = InboundMessages.key();
+				logger.info("Duplicate message handed back to the broker: its key runs elsewhere ({}.{} for {}, key sha256={})",
+						invocation.getMethod().getDeclaringClass().getName(), invocation.getMethod().getName(),
+						message.listener(), (key != null) ? sha256(key) : "-");
 			}
 			return message.refusals().handle(ex);
 		}

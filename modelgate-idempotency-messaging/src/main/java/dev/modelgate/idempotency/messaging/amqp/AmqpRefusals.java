@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.amqp.AmqpRejectAndDontRequeueException;
+import org.springframework.amqp.ImmediateRequeueAmqpException;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.rabbit.retry.MessageRecoverer;
 
@@ -15,7 +16,7 @@ import dev.modelgate.idempotency.messaging.ListenerRefusals;
 /**
  * What RabbitMQ does with a message its idempotent listener did not run. A duplicate in progress
  * elsewhere is requeued after a delay (the consumer waits before rejecting it, so that it is not
- * redelivered at once). A final refusal is dead-lettered with the reason: handed to the recoverer
+ * redelivered at once), whatever the container does with other rejected messages. A final refusal is dead-lettered with the reason: handed to the recoverer
  * (a {@code RepublishMessageRecoverer} adds the exception's message as {@code x-exception-message})
  * and acknowledged, or, without one, rejected without requeue so that the queue's dead-letter
  * exchange gets it. The listener's own failures go to the container unchanged.
@@ -43,7 +44,8 @@ final class AmqpRefusals implements InboundMessage.Refusals {
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
-			throw failure;
+			// Requeued even where rejected messages are dead-lettered (default-requeue-rejected=false).
+			throw new ImmediateRequeueAmqpException(failure.getMessage(), failure);
 		}
 		if (!ListenerRefusals.isFinal(failure)) {
 			throw failure;

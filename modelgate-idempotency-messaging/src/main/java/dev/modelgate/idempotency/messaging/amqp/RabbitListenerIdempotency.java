@@ -1,48 +1,50 @@
 package dev.modelgate.idempotency.messaging.amqp;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessagePostProcessor;
 import org.springframework.amqp.core.MessageProperties;
-import org.springframework.amqp.rabbit.listener.AbstractMessageListenerContainer;
-import org.springframework.amqp.rabbit.listener.MessageListenerContainer;
-import org.springframework.amqp.rabbit.listener.RabbitListenerEndpointRegistry;
+import org.springframework.amqp.rabbit.config.AbstractRabbitListenerContainerFactory;
+import org.springframework.amqp.rabbit.listener.ConditionalRejectingErrorHandler;
 import org.springframework.amqp.rabbit.retry.MessageRecoverer;
-import org.springframework.context.SmartLifecycle;
+import org.springframework.beans.DirectFieldAccessor;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.util.ErrorHandler;
+import org.springframework.util.function.SingletonSupplier;
 
 import dev.modelgate.idempotency.messaging.InboundMessage;
 import dev.modelgate.idempotency.messaging.InboundMessages;
 
 /**
- * Makes the message a RabbitMQ listener thread handles known to {@code @IdempotentListener} methods:
- * an after-receive post-processor, added to every container of the registry (beside the ones it
- * has) just before the registry starts them. A container is given it whether its listeners are
- * idempotent or not; it only records the message on the thread.
+ * Gives the application's RabbitMQ listener container factories what {@code @IdempotentListener}
+ * needs: an after-receive post-processor that makes the message known to the listener thread (after
+ * the factory's own ones), and an error handler that logs a duplicate in progress in one line. A
+ * factory is post-processed when it is created, so every container it creates has the hook before
+ * it can deliver a message; containers of any factory get it, whether their listeners are
+ * idempotent or not.
  */
-public class RabbitListenerIdempotency implements SmartLifecycle {
-
-	private final RabbitListenerEndpointRegistry registry;
+public class RabbitListenerIdempotency implements BeanPostProcessor {
 
 	private final MessagePostProcessor hook;
 
-	private volatile boolean running;
-
-	private boolean attached;
-
 	/**
-	 * @param registry the registry whose containers run {@code @RabbitListener} methods
-	 * @param inProgressDelay how long a consumer waits before requeueing a duplicate that runs elsewhere
-	 * @param recoverer dead-letters final refusals with the reason, or {@code null} to reject them
-	 * without requeue (the queue's dead-letter exchange gets them)
+	 * @param inProgressDelay how long a consumer waits before requeueing a duplicate that runs
+	 * elsewhere; asked for on the first message
+	 * @param recoverer dead-letters final refusals with the reason, or gives {@code null} to reject
+	 * them without requeue (the queue's dead-letter exchange gets them); asked for on the first message
 	 */
-	public RabbitListenerIdempotency(RabbitListenerEndpointRegistry registry, Duration inProgressDelay,
-			@Nullable MessageRecoverer recoverer) {
-		this.registry = registry;
+	public RabbitListenerIdempotency(Supplier<Duration> inProgressDelay, Supplier<@Nullable MessageRecoverer> recoverer) {
+		Supplier<Duration> delay = SingletonSupplier.of(inProgressDelay);
+		Supplier<@Nullable MessageRecoverer> dead = SingletonSupplier.of(recoverer);
 		this.hook = (message) -> {
-			InboundMessages.set(inbound(message, inProgressDelay, recoverer));
+			InboundMessages.set(inbound(message, delay.get(), dead.get()));
 			return message;
 		};
 	}
@@ -59,36 +61,19 @@ public class RabbitListenerIdempotency implements SmartLifecycle {
 	}
 
 	@Override
-	public synchronized void start() {
-		if (!this.attached) {
-			attach();
-			this.attached = true;
+	public Object postProcessAfterInitialization(Object bean, String beanName) {
+		if (bean instanceof AbstractRabbitListenerContainerFactory<?> factory) {
+			// Spring AMQP has no getters for either, on both lines; the fields are the same.
+			DirectFieldAccessor fields = new DirectFieldAccessor(factory);
+			MessagePostProcessor[] existing = (MessagePostProcessor[]) fields.getPropertyValue("afterReceivePostProcessors");
+			List<MessagePostProcessor> processors = new ArrayList<>((existing != null) ? Arrays.asList(existing) : List.of());
+			processors.add(this.hook);
+			factory.setAfterReceivePostProcessors(processors.toArray(MessagePostProcessor[]::new));
+			ErrorHandler errorHandler = (ErrorHandler) fields.getPropertyValue("errorHandler");
+			factory.setErrorHandler(new InProgressLogging(
+					(errorHandler != null) ? errorHandler : new ConditionalRejectingErrorHandler()));
 		}
-		this.running = true;
-	}
-
-	private void attach() {
-		for (MessageListenerContainer container : this.registry.getListenerContainers()) {
-			if (container instanceof AbstractMessageListenerContainer listenerContainer) {
-				listenerContainer.addAfterReceivePostProcessors(this.hook);
-			}
-		}
-	}
-
-	@Override
-	public void stop() {
-		this.running = false;
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.running;
-	}
-
-	/** Just before the registry, which starts the containers. */
-	@Override
-	public int getPhase() {
-		return this.registry.getPhase() - 1;
+		return bean;
 	}
 
 }

@@ -17,15 +17,14 @@ import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
 import org.springframework.amqp.rabbit.annotation.EnableRabbit;
 import org.springframework.amqp.rabbit.annotation.RabbitListener;
-import org.springframework.amqp.rabbit.config.RabbitListenerConfigUtils;
 import org.springframework.amqp.rabbit.config.SimpleRabbitListenerContainerFactory;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitAdmin;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.amqp.rabbit.listener.RabbitListenerEndpointRegistry;
 import org.springframework.amqp.rabbit.retry.RepublishMessageRecoverer;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -200,10 +199,9 @@ class RabbitTransactionalInboxTests {
 		}
 
 		@Bean
-		RabbitListenerIdempotency rabbitListenerIdempotency(RabbitTemplate rabbitTemplate,
-				@Qualifier(RabbitListenerConfigUtils.RABBIT_LISTENER_ENDPOINT_REGISTRY_BEAN_NAME) RabbitListenerEndpointRegistry registry) {
-			return new RabbitListenerIdempotency(registry, Duration.ofMillis(200),
-					new RepublishMessageRecoverer(rabbitTemplate, "", DEAD));
+		static RabbitListenerIdempotency rabbitListenerIdempotency(ObjectProvider<RabbitTemplate> rabbitTemplate) {
+			return new RabbitListenerIdempotency(() -> Duration.ofMillis(200),
+					() -> new RepublishMessageRecoverer(rabbitTemplate.getObject(), "", DEAD));
 		}
 
 	}
