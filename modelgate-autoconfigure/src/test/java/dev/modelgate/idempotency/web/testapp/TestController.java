@@ -115,6 +115,14 @@ class TestController {
 		return "slow-reject " + run;
 	}
 
+	@PostMapping("/short-ttl")
+	@Idempotent(ttl = "1s")
+	String shortTtl() throws InterruptedException {
+		int run = this.invocations.increment("short-ttl");
+		this.invocations.awaitGate();
+		return "short-ttl " + run;
+	}
+
 	@PostMapping("/short-lease")
 	@Idempotent(leaseTtl = "600ms")
 	String shortLease() throws InterruptedException {
