@@ -4,22 +4,32 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.jar.JarFile;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaMember;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.modelgate.idempotency.actuate.IdempotencyRecords;
 import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyListenersAutoConfiguration;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.members;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -220,6 +230,54 @@ class ModuleDependencyRulesTests {
 			.resideInAnyPackage("org.springframework.boot.kafka..", "org.springframework.boot.amqp..",
 					"org.springframework.boot.autoconfigure.kafka..", "org.springframework.boot.autoconfigure.amqp..")
 			.check(common);
+	}
+
+	/**
+	 * What an application may call names no type of an {@code internal} package: those packages hold
+	 * what the modules share among themselves, which may change in any release.
+	 */
+	@Test
+	void noPublicSignatureNamesAnInternalType() {
+		ArchCondition<JavaMember> nameNoInternalType = new ArchCondition<>("name no type of an internal package") {
+			@Override
+			public void check(JavaMember member, ConditionEvents events) {
+				if (!member.getModifiers().contains(JavaModifier.PUBLIC)
+						&& !(member.getModifiers().contains(JavaModifier.PROTECTED)
+								&& !member.getOwner().getModifiers().contains(JavaModifier.FINAL))) {
+					return;
+				}
+				Set<JavaClass> named = new HashSet<>();
+				if (member instanceof JavaField field) {
+					named.addAll(field.getType().getAllInvolvedRawTypes());
+				}
+				if (member instanceof JavaCodeUnit code) {
+					named.addAll(code.getReturnType().getAllInvolvedRawTypes());
+					code.getParameterTypes().forEach((type) -> named.addAll(type.getAllInvolvedRawTypes()));
+				}
+				named.stream()
+					.filter((type) -> type.getPackageName().contains(".internal"))
+					.forEach((type) -> events.add(SimpleConditionEvent.violated(member,
+							member.getFullName() + " names " + type.getName())));
+			}
+		};
+		members().that()
+			.areDeclaredInClassesThat(publicInEveryEnclosingClass())
+			.and()
+			.areDeclaredInClassesThat()
+			.resideOutsideOfPackage("..internal..")
+			.should(nameNoInternalType)
+			.check(classes);
+	}
+
+	private static DescribedPredicate<JavaClass> publicInEveryEnclosingClass() {
+		return DescribedPredicate.describe("are public, as is every class enclosing them", (javaClass) -> {
+			for (JavaClass type = javaClass; type != null; type = type.getEnclosingClass().orElse(null)) {
+				if (!type.getModifiers().contains(JavaModifier.PUBLIC)) {
+					return false;
+				}
+			}
+			return true;
+		});
 	}
 
 	/** A package split over two jars would make the jars unusable as modules, and the code hard to find. */

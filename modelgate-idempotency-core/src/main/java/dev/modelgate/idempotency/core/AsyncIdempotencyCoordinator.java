@@ -1,13 +1,13 @@
 package dev.modelgate.idempotency.core;
 
-import dev.modelgate.idempotency.core.internal.AsyncLease;
-import dev.modelgate.idempotency.core.internal.AsyncSettlement;
-import dev.modelgate.idempotency.core.internal.Delayer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 import org.jspecify.annotations.Nullable;
+
+import dev.modelgate.idempotency.core.internal.AsyncHeartbeatLease;
+import dev.modelgate.idempotency.core.internal.AsyncSettlement;
 
 /**
  * Drives the state machine for one attempt without blocking, as {@link IdempotencyCoordinator} does
@@ -61,7 +61,7 @@ public final class AsyncIdempotencyCoordinator {
 		return call(scope, fingerprint, token, leaseTtl).thenCompose((result) -> {
 			if (result.outcome() == BeginResult.Outcome.ACQUIRED) {
 				return CompletableFuture.completedFuture(
-						new Attempt(result, waited, new AsyncLease(this.store, this.delayer, scope, token, leaseTtl)));
+						new Attempt(result, waited, new AsyncHeartbeatLease(this.store, this.delayer, scope, token, leaseTtl)));
 			}
 			long remaining = deadline - System.nanoTime();
 			if (BeginPolling.isFinal(result, remaining)) {

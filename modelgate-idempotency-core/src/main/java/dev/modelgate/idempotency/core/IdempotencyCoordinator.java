@@ -1,7 +1,5 @@
 package dev.modelgate.idempotency.core;
 
-import dev.modelgate.idempotency.core.internal.Lease;
-import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
@@ -12,6 +10,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
+
+import dev.modelgate.idempotency.core.internal.HeartbeatLease;
+import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
 
 /**
  * Drives the state machine for one attempt: asks the store to {@code begin}, waits for a running
@@ -132,7 +133,7 @@ public class IdempotencyCoordinator implements AutoCloseable {
 			BeginResult result = this.store.begin(scope, fingerprint, token, leaseTtl);
 			if (result.outcome() == BeginResult.Outcome.ACQUIRED) {
 				this.leasesHeld.incrementAndGet();
-				return new Attempt(result, waited, new Lease(this.store.forHolder(scope), this.heartbeats, scope, token,
+				return new Attempt(result, waited, new HeartbeatLease(this.store.forHolder(scope), this.heartbeats, scope, token,
 						leaseTtl, this.leasesHeld::decrementAndGet));
 			}
 			long remaining = deadline - System.nanoTime();

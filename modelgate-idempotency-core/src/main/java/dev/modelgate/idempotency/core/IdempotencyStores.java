@@ -1,7 +1,10 @@
 package dev.modelgate.idempotency.core;
 
-import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
+import java.time.Duration;
 import java.util.Locale;
+
+import dev.modelgate.idempotency.core.internal.BlockingIdempotencyStoreAdapter;
+import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
 
 /** Helpers about stores that tools outside the state machine share. */
 public final class IdempotencyStores {
@@ -21,6 +24,24 @@ public final class IdempotencyStores {
 			target = bounded.getDelegate();
 		}
 		return target.type();
+	}
+
+	/**
+	 * A non-blocking store over a blocking one, for a reactive application (WebFlux, Spring Cloud
+	 * Gateway) whose store can only block: each call runs on a bounded pool of the returned store's own
+	 * (daemon threads, stopped when it is closed), so that an event-loop thread only hands it over. A
+	 * call that finds the pool's queue full, or takes longer than {@code operationTimeout}, fails with
+	 * {@link IdempotencyStoreException} (the request gets 503). A store that never waits (the memory
+	 * store) is called on the caller's thread.
+	 * @param store the blocking store
+	 * @param operationTimeout how long each call may take, from the moment it is asked for
+	 * @param threads the most calls that run at once
+	 * @param queueCapacity the most calls that wait for a thread; past it calls fail at once
+	 * @return the non-blocking store, which is also {@link AutoCloseable}
+	 */
+	public static AsyncIdempotencyStore onBoundedPool(IdempotencyStore store, Duration operationTimeout, int threads,
+			int queueCapacity) {
+		return BlockingIdempotencyStoreAdapter.create(store, operationTimeout, threads, queueCapacity);
 	}
 
 	/**

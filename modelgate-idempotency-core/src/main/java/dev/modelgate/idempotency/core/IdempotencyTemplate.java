@@ -1,18 +1,16 @@
 package dev.modelgate.idempotency.core;
 
-import dev.modelgate.idempotency.core.internal.DecisionReporter;
-import dev.modelgate.idempotency.core.internal.Lease;
-import dev.modelgate.idempotency.core.internal.Settlement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.modelgate.idempotency.core.IdempotencyCoordinator.Attempt;
+import dev.modelgate.idempotency.core.internal.DecisionReporter;
+import dev.modelgate.idempotency.core.internal.Settlement;
 
 /**
  * Runs a piece of work under an idempotency key with the state machine the web filter applies to

@@ -1,9 +1,9 @@
 package dev.modelgate.idempotency.core;
 
-import dev.modelgate.idempotency.core.internal.AttemptTags;
-import dev.modelgate.idempotency.core.internal.Lease;
 import java.util.List;
 import java.util.Objects;
+
+import dev.modelgate.idempotency.core.internal.AttemptTags;
 
 /**
  * What {@link IdempotencyStore#readStream} found of a recorded stream: its head, the events after

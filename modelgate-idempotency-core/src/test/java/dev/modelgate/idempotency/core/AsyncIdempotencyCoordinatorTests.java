@@ -1,8 +1,5 @@
 package dev.modelgate.idempotency.core;
 
-import dev.modelgate.idempotency.core.internal.AsyncSettlement;
-import dev.modelgate.idempotency.core.internal.DecisionReporter;
-import dev.modelgate.idempotency.core.internal.Delayer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +13,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import dev.modelgate.idempotency.core.Delayer;
+import dev.modelgate.idempotency.core.internal.AsyncSettlement;
+import dev.modelgate.idempotency.core.internal.DecisionReporter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -1,8 +1,5 @@
 package dev.modelgate.idempotency.core;
 
-import dev.modelgate.idempotency.core.internal.Hashing;
-import dev.modelgate.idempotency.core.internal.Lease;
-import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,6 +23,9 @@ import org.junit.jupiter.api.Test;
 
 import dev.modelgate.idempotency.core.BeginResult.Outcome;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator.Attempt;
+import dev.modelgate.idempotency.core.Lease;
+import dev.modelgate.idempotency.core.internal.Hashing;
+import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.core.internal.JsonPointer;
+import dev.modelgate.idempotency.core.JsonPointer;
 
 /**
  * The settings of one {@code @Idempotent} handler, with the annotation's overrides applied to the

@@ -1,5 +1,7 @@
 package dev.modelgate.idempotency.web;
 
+import dev.modelgate.idempotency.web.internal.ClientIdentities;
+
 /** What a keyed request gets when no client identity is found for it. */
 public enum UnidentifiedClients {
 

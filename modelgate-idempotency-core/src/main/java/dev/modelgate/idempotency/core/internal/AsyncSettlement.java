@@ -1,13 +1,15 @@
 package dev.modelgate.idempotency.core.internal;
 
-import dev.modelgate.idempotency.core.IdempotencyDecision;
-import dev.modelgate.idempotency.core.StoredOutcome;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
+
+import dev.modelgate.idempotency.core.AsyncLease;
+import dev.modelgate.idempotency.core.IdempotencyDecision;
+import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**
  * The end of one asynchronous attempt that holds its key, as {@link Settlement} ends a blocking one:
@@ -32,7 +34,7 @@ public final class AsyncSettlement extends Settling<AsyncLease> {
 	 * @param ttl how long a recorded outcome is kept
 	 */
 	public AsyncSettlement(AsyncLease lease, DecisionReporter reporter, String method, String route, Duration ttl) {
-		super(lease, reporter, method, route, ttl);
+		super(lease, lease.scope(), reporter, method, route, ttl);
 	}
 
 	/** {@return whether the attempt was recorded, released or abandoned} */

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.modelgate.idempotency.core.JsonPointer;
+
 /**
  * The part of a fingerprint that comes from the request body.
  *

@@ -7,11 +7,11 @@ import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.StreamSlice;
 
 /**
- * What a lease is, whichever way it talks to its store ({@link Lease} blocks, {@link AsyncLease} does
- * not): the held record's scope and the attempt's token, whether the holder has ended it, whether a
+ * What a lease is, whichever way it talks to its store ({@link HeartbeatLease} blocks, {@link AsyncHeartbeatLease}
+ * does not): the held record's scope and the attempt's token, whether the holder has ended it, whether a
  * renewal found it lost, and how often it is renewed.
  */
-public abstract sealed class HeldAttempt permits Lease, AsyncLease {
+public abstract sealed class HeldAttempt permits HeartbeatLease, AsyncHeartbeatLease {
 
 	private static final long SHORTEST_HEARTBEAT_MILLIS = 50;
 
@@ -34,7 +34,7 @@ public abstract sealed class HeldAttempt permits Lease, AsyncLease {
 	}
 
 	/** {@return the hashed scope the lease holds} */
-	public String scope() {
+	public final String scope() {
 		return this.scope;
 	}
 
@@ -43,7 +43,7 @@ public abstract sealed class HeldAttempt permits Lease, AsyncLease {
 	}
 
 	/** {@return whether a renewal found that this attempt no longer holds the record} */
-	public boolean isLost() {
+	public final boolean isLost() {
 		return this.lost;
 	}
 
@@ -66,7 +66,7 @@ public abstract sealed class HeldAttempt permits Lease, AsyncLease {
 	 * {@return the attempt's short public name} The ids of the events its stream records carry it, so
 	 * that a {@code Last-Event-ID} names the attempt as well as the place ({@link StreamSlice#attemptTag()}).
 	 */
-	public String attemptTag() {
+	public final String attemptTag() {
 		return AttemptTags.of(this.token);
 	}
 
@@ -75,7 +75,7 @@ public abstract sealed class HeldAttempt permits Lease, AsyncLease {
 	 * context under {@link IdempotencyContext#CONTEXT_KEY}; a blocking one binds it to the thread
 	 * ({@link Lease#bindToCurrentThread()}).
 	 */
-	public IdempotencyContext.Held held() {
+	public final IdempotencyContext.Held held() {
 		return new IdempotencyContext.Held(this.scope, this.token);
 	}
 

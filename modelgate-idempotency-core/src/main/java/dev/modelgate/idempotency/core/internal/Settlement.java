@@ -1,13 +1,15 @@
 package dev.modelgate.idempotency.core.internal;
 
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
 import dev.modelgate.idempotency.core.IdempotencyDecision;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
+import dev.modelgate.idempotency.core.Lease;
 import dev.modelgate.idempotency.core.StoredOutcome;
-import java.time.Duration;
-
-import org.jspecify.annotations.Nullable;
 
 /**
  * The end of one attempt that holds its key: records its outcome or releases the key, and reports
@@ -29,7 +31,7 @@ public final class Settlement extends Settling<Lease> {
 	 * @param ttl how long a recorded outcome is kept
 	 */
 	public Settlement(Lease lease, DecisionReporter reporter, String method, String route, Duration ttl) {
-		super(lease, reporter, method, route, ttl);
+		super(lease, lease.scope(), reporter, method, route, ttl);
 	}
 
 	/**

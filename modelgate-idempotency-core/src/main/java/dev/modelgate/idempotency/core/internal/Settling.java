@@ -11,9 +11,11 @@ import dev.modelgate.idempotency.core.IdempotencyDecision;
  *
  * @param <L> the kind of lease
  */
-public abstract sealed class Settling<L extends HeldAttempt> permits Settlement, AsyncSettlement {
+public abstract sealed class Settling<L> permits Settlement, AsyncSettlement {
 
 	final L lease;
+
+	private final String scope;
 
 	final SettlementReports reports;
 
@@ -21,20 +23,22 @@ public abstract sealed class Settling<L extends HeldAttempt> permits Settlement,
 
 	/**
 	 * @param lease the held lease
+	 * @param scope the hashed scope it holds
 	 * @param reporter where decisions go
 	 * @param method as in {@link IdempotencyDecision#method()}
 	 * @param route as in {@link IdempotencyDecision#route()}
 	 * @param ttl how long a recorded outcome is kept
 	 */
-	Settling(L lease, DecisionReporter reporter, String method, String route, Duration ttl) {
+	Settling(L lease, String scope, DecisionReporter reporter, String method, String route, Duration ttl) {
 		this.lease = lease;
-		this.reports = new SettlementReports(reporter, method, route, lease.scope());
+		this.scope = scope;
+		this.reports = new SettlementReports(reporter, method, route, scope);
 		this.ttl = ttl;
 	}
 
 	/** {@return the hashed scope of the attempt} */
 	public String scope() {
-		return this.lease.scope();
+		return this.scope;
 	}
 
 	/** {@return the held lease, for writing a stream's events} */

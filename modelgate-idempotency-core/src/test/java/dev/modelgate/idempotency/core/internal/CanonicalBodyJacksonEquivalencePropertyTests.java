@@ -12,8 +12,10 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.Tuple;
+import net.jqwik.api.statistics.Statistics;
+
+import dev.modelgate.idempotency.core.JsonPointer;
 
 import static dev.modelgate.idempotency.core.internal.JacksonEquivalence.assertSameFingerprint;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -15,6 +15,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
+
 /**
  * The Jackson 3 based {@code CanonicalBody} this module replaced, kept unchanged but for its name so
  * that tests can prove the replacement hashes every body exactly as fingerprints already stored were

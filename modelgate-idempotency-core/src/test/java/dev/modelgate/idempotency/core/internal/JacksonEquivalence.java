@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 
+import dev.modelgate.idempotency.core.JsonPointer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Compares the fingerprint of a body as hashed now with the one {@link JacksonCanonicalBodyReference} gives. */

@@ -10,7 +10,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.web.server.ServerWebExchange;
 
 import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
-import dev.modelgate.idempotency.web.ClientIdentities;
+import dev.modelgate.idempotency.web.internal.ClientIdentities;
 
 /**
  * The authenticated principal's name ({@link ServerWebExchange#getPrincipal()}, which Spring

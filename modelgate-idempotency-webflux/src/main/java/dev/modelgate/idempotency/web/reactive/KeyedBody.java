@@ -21,12 +21,12 @@ import org.springframework.http.codec.multipart.Part;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 
-import dev.modelgate.idempotency.web.IdempotencyProblem;
-import dev.modelgate.idempotency.web.MatchedPath;
-import dev.modelgate.idempotency.core.internal.CanonicalBody;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
-import dev.modelgate.idempotency.core.internal.JsonPointer;
+import dev.modelgate.idempotency.core.JsonPointer;
+import dev.modelgate.idempotency.core.internal.CanonicalBody;
 import dev.modelgate.idempotency.core.internal.RequestFingerprint;
+import dev.modelgate.idempotency.web.IdempotencyProblem;
+import dev.modelgate.idempotency.web.internal.MatchedPath;
 
 /**
  * The body of a keyed request, read within {@code max-request-size} so that it can be fingerprinted

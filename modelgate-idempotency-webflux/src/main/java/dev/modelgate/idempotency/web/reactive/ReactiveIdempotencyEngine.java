@@ -36,26 +36,26 @@ import org.springframework.util.MultiValueMap;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.ServerWebExchangeDecorator;
 
+import dev.modelgate.idempotency.core.AsyncIdempotencyCoordinator;
+import dev.modelgate.idempotency.core.AsyncIdempotencyCoordinator.Attempt;
+import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
+import dev.modelgate.idempotency.core.AsyncLease;
+import dev.modelgate.idempotency.core.Delayer;
+import dev.modelgate.idempotency.core.IdempotencyListener;
+import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
-import dev.modelgate.idempotency.web.HttpAction;
-import dev.modelgate.idempotency.web.HttpDecision;
 import dev.modelgate.idempotency.web.HttpResponseRecord;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.web.KeyedRequestSettings;
-import dev.modelgate.idempotency.web.LastEventId;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.ResponsePolicy;
-import dev.modelgate.idempotency.web.StreamFollowers;
-import dev.modelgate.idempotency.web.StreamReporting;
 import dev.modelgate.idempotency.web.StreamSettings;
-import dev.modelgate.idempotency.core.AsyncIdempotencyCoordinator;
-import dev.modelgate.idempotency.core.AsyncIdempotencyCoordinator.Attempt;
-import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
-import dev.modelgate.idempotency.core.internal.AsyncLease;
-import dev.modelgate.idempotency.core.internal.Delayer;
-import dev.modelgate.idempotency.core.IdempotencyListener;
-import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.web.internal.HttpAction;
+import dev.modelgate.idempotency.web.internal.HttpDecision;
+import dev.modelgate.idempotency.web.internal.LastEventId;
+import dev.modelgate.idempotency.web.internal.StreamFollowers;
+import dev.modelgate.idempotency.web.internal.StreamReporting;
 
 /**
  * The Idempotency-Key state machine over one reactive exchange, non-blocking all the way: every store

@@ -40,11 +40,11 @@ import org.springframework.web.server.ServerWebExchangeDecorator;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
-import dev.modelgate.idempotency.web.EndpointDefaults;
-import dev.modelgate.idempotency.web.AnnotatedEndpoints;
-import dev.modelgate.idempotency.web.IdempotentEndpoint;
-import dev.modelgate.idempotency.web.LiteralPaths;
 import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.idempotency.web.EndpointDefaults;
+import dev.modelgate.idempotency.web.IdempotentEndpoint;
+import dev.modelgate.idempotency.web.internal.AnnotatedEndpoints;
+import dev.modelgate.idempotency.web.internal.LiteralPaths;
 
 /**
  * Finds the {@code @Idempotent} handler a reactive request is bound for, before the

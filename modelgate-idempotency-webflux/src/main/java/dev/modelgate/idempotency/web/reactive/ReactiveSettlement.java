@@ -6,9 +6,9 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
-import dev.modelgate.idempotency.core.internal.AsyncLease;
-import dev.modelgate.idempotency.core.internal.AsyncSettlement;
+import dev.modelgate.idempotency.core.AsyncLease;
 import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.core.internal.AsyncSettlement;
 
 /**
  * The core's {@link AsyncSettlement} as Reactor types: each answer goes on on one of Reactor's

@@ -18,17 +18,17 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 
-import dev.modelgate.idempotency.web.HttpResponseRecord;
-import dev.modelgate.idempotency.web.LastEventId;
-import dev.modelgate.idempotency.web.ReplayHeaders;
-import dev.modelgate.idempotency.web.SseEvents;
-import dev.modelgate.idempotency.web.StreamCursor;
-import dev.modelgate.idempotency.web.StreamReporting;
-import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
-import dev.modelgate.idempotency.core.internal.AsyncLease;
+import dev.modelgate.idempotency.core.AsyncLease;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.web.HttpResponseRecord;
+import dev.modelgate.idempotency.web.ReplayHeaders;
+import dev.modelgate.idempotency.web.StreamSettings;
+import dev.modelgate.idempotency.web.internal.LastEventId;
+import dev.modelgate.idempotency.web.internal.SseEvents;
+import dev.modelgate.idempotency.web.internal.StreamCursor;
+import dev.modelgate.idempotency.web.internal.StreamReporting;
 
 /**
  * Recorded Server-Sent Events streams on the reactive side, as the servlet filter's

@@ -5,10 +5,9 @@ import java.util.Collections;
 import java.util.List;
 
 import jakarta.servlet.http.HttpServletRequest;
-
 import org.jspecify.annotations.Nullable;
 
-import dev.modelgate.idempotency.web.ClientIdentities;
+import dev.modelgate.idempotency.web.internal.ClientIdentities;
 
 /**
  * The authenticated principal's name when there is one; else the SHA-256 of the configured identity

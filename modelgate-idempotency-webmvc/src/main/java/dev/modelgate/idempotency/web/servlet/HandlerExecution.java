@@ -2,7 +2,6 @@ package dev.modelgate.idempotency.web.servlet;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-
 import java.util.concurrent.Callable;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -14,7 +13,6 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -25,13 +23,13 @@ import org.springframework.web.context.request.async.DeferredResultProcessingInt
 import org.springframework.web.context.request.async.WebAsyncManager;
 import org.springframework.web.context.request.async.WebAsyncUtils;
 
+import dev.modelgate.idempotency.core.IdempotencyContext;
+import dev.modelgate.idempotency.core.Lease;
+import dev.modelgate.idempotency.core.internal.Settlement;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.ResponsePolicy;
-import dev.modelgate.idempotency.web.StreamReporting;
 import dev.modelgate.idempotency.web.StreamSettings;
-import dev.modelgate.idempotency.core.IdempotencyContext;
-import dev.modelgate.idempotency.core.internal.Lease;
-import dev.modelgate.idempotency.core.internal.Settlement;
+import dev.modelgate.idempotency.web.internal.StreamReporting;
 
 /**
  * One run of a handler under a held lease, from the chain call to the record: the response is held

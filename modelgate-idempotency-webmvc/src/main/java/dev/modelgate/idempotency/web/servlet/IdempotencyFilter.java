@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -17,31 +17,29 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-
-
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
 import org.springframework.web.filter.OncePerRequestFilter;
 
-import dev.modelgate.idempotency.web.IdempotencyProblem;
-import dev.modelgate.idempotency.web.IdempotentEndpoint;
-import dev.modelgate.idempotency.web.ReplayHeaders;
-import dev.modelgate.idempotency.web.ResponsePolicy;
-import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
-import dev.modelgate.idempotency.web.HttpAction;
-import dev.modelgate.idempotency.web.HttpDecision;
-import dev.modelgate.idempotency.web.KeyedRequestSettings;
-import dev.modelgate.idempotency.web.LastEventId;
-import dev.modelgate.idempotency.web.StreamFollowers;
-import dev.modelgate.idempotency.web.StreamSettings;
-import dev.modelgate.idempotency.core.internal.ChunkPool;
-import dev.modelgate.idempotency.core.internal.DecisionReporter;
-import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator.Attempt;
+import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
-import dev.modelgate.idempotency.core.internal.Lease;
+import dev.modelgate.idempotency.core.Lease;
+import dev.modelgate.idempotency.core.internal.ChunkPool;
+import dev.modelgate.idempotency.core.internal.DecisionReporter;
+import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
+import dev.modelgate.idempotency.web.IdempotencyProblem;
+import dev.modelgate.idempotency.web.IdempotentEndpoint;
+import dev.modelgate.idempotency.web.KeyedRequestSettings;
+import dev.modelgate.idempotency.web.ReplayHeaders;
+import dev.modelgate.idempotency.web.ResponsePolicy;
+import dev.modelgate.idempotency.web.StreamSettings;
+import dev.modelgate.idempotency.web.internal.HttpAction;
+import dev.modelgate.idempotency.web.internal.HttpDecision;
+import dev.modelgate.idempotency.web.internal.LastEventId;
+import dev.modelgate.idempotency.web.internal.StreamFollowers;
 import dev.modelgate.idempotency.web.servlet.KeyedRequestReader.KeyedRequest;
 
 /**

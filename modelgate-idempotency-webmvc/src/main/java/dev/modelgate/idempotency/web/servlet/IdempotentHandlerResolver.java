@@ -22,11 +22,11 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.util.ServletRequestPathUtils;
 
-import dev.modelgate.idempotency.web.EndpointDefaults;
-import dev.modelgate.idempotency.web.AnnotatedEndpoints;
-import dev.modelgate.idempotency.web.IdempotentEndpoint;
-import dev.modelgate.idempotency.web.LiteralPaths;
 import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.idempotency.web.EndpointDefaults;
+import dev.modelgate.idempotency.web.IdempotentEndpoint;
+import dev.modelgate.idempotency.web.internal.AnnotatedEndpoints;
+import dev.modelgate.idempotency.web.internal.LiteralPaths;
 
 /**
  * Finds the {@code @Idempotent} handler a request is bound for, before the DispatcherServlet runs.

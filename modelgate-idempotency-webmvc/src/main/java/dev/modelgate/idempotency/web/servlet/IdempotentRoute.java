@@ -8,11 +8,11 @@ import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.modelgate.idempotency.Idempotent;
+import dev.modelgate.idempotency.core.JsonPointer;
+import dev.modelgate.idempotency.core.internal.CanonicalBody;
 import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
-import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.core.internal.CanonicalBody;
-import dev.modelgate.idempotency.core.internal.JsonPointer;
 
 /**
  * The settings of {@link Idempotent @Idempotent} for a route that has no annotated handler method:

@@ -7,19 +7,18 @@ import java.util.List;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.Part;
-
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.MediaType;
 
-import dev.modelgate.idempotency.web.IdempotencyProblem;
-import dev.modelgate.idempotency.web.IdempotentEndpoint;
-import dev.modelgate.idempotency.web.MatchedPath;
+import dev.modelgate.idempotency.core.IdempotencyOutcome;
 import dev.modelgate.idempotency.core.internal.ByteChunks;
 import dev.modelgate.idempotency.core.internal.CanonicalBody;
 import dev.modelgate.idempotency.core.internal.ChunkPool;
-import dev.modelgate.idempotency.core.IdempotencyOutcome;
 import dev.modelgate.idempotency.core.internal.RequestFingerprint;
+import dev.modelgate.idempotency.web.IdempotencyProblem;
+import dev.modelgate.idempotency.web.IdempotentEndpoint;
+import dev.modelgate.idempotency.web.internal.MatchedPath;
 
 /**
  * Reads the body of a keyed request, within {@code max-request-size}, so that it can be fingerprinted

@@ -5,8 +5,8 @@ import java.io.IOException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import dev.modelgate.idempotency.web.HttpDecision;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
+import dev.modelgate.idempotency.web.internal.HttpDecision;
 
 /**
  * Answers a request the filter refuses: the problem's status, {@code Cache-Control: no-store} (a

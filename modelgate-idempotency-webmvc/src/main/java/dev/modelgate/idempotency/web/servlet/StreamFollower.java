@@ -19,14 +19,14 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.modelgate.idempotency.web.HttpResponseRecord;
-import dev.modelgate.idempotency.web.LastEventId;
-import dev.modelgate.idempotency.web.ReplayHeaders;
-import dev.modelgate.idempotency.web.StreamCursor;
-import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
+import dev.modelgate.idempotency.web.HttpResponseRecord;
+import dev.modelgate.idempotency.web.ReplayHeaders;
+import dev.modelgate.idempotency.web.StreamSettings;
+import dev.modelgate.idempotency.web.internal.LastEventId;
+import dev.modelgate.idempotency.web.internal.StreamCursor;
 
 /**
  * Sends a recorded stream to a client that did not produce it: a retry after the end (a replay), a

@@ -8,19 +8,18 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.servlet.http.HttpServletResponse;
-
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.util.FastByteArrayOutputStream;
 
-import dev.modelgate.idempotency.web.ReplayHeaders;
-import dev.modelgate.idempotency.web.SseEvents;
-import dev.modelgate.idempotency.web.StreamReporting;
-import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
-import dev.modelgate.idempotency.core.internal.Lease;
+import dev.modelgate.idempotency.core.Lease;
 import dev.modelgate.idempotency.core.internal.Settlement;
+import dev.modelgate.idempotency.web.ReplayHeaders;
+import dev.modelgate.idempotency.web.StreamSettings;
+import dev.modelgate.idempotency.web.internal.SseEvents;
+import dev.modelgate.idempotency.web.internal.StreamReporting;
 
 /**
  * The body of an acquired request's response once it went asynchronous. At its first output it

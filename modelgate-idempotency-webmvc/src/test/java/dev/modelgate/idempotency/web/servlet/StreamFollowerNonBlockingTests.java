@@ -29,9 +29,9 @@ import dev.modelgate.idempotency.core.BeginResult.Outcome;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.core.StreamSlice;
 import dev.modelgate.idempotency.web.HttpResponseRecord;
-import dev.modelgate.idempotency.web.LastEventId;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.StreamSettings;
+import dev.modelgate.idempotency.web.internal.LastEventId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -18,13 +18,13 @@ import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
-import dev.modelgate.idempotency.web.HttpResponseRecord;
-import dev.modelgate.idempotency.web.LastEventId;
-import dev.modelgate.idempotency.web.ReplayHeaders;
-import dev.modelgate.idempotency.web.SseEvents;
-import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.core.BeginResult.Outcome;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
+import dev.modelgate.idempotency.web.HttpResponseRecord;
+import dev.modelgate.idempotency.web.ReplayHeaders;
+import dev.modelgate.idempotency.web.StreamSettings;
+import dev.modelgate.idempotency.web.internal.LastEventId;
+import dev.modelgate.idempotency.web.internal.SseEvents;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,9 +1,11 @@
-package dev.modelgate.idempotency.web;
+package dev.modelgate.idempotency.web.internal;
 
 import java.nio.charset.StandardCharsets;
 
 import org.springframework.http.server.PathContainer;
 import org.springframework.web.util.UriUtils;
+
+import dev.modelgate.idempotency.web.internal.MatchedPath;
 
 /**
  * The request path as Spring MVC matches it, for the fingerprint: {@code /v1/chat/%63ompletions},

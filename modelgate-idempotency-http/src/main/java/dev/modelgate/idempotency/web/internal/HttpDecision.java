@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.web;
+package dev.modelgate.idempotency.web.internal;
 
 import java.time.Duration;
 import java.util.List;
@@ -9,19 +9,29 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.core.internal.AsyncLease;
-import dev.modelgate.idempotency.core.internal.AsyncSettlement;
+import dev.modelgate.idempotency.core.AsyncLease;
 import dev.modelgate.idempotency.core.BeginResult;
-import dev.modelgate.idempotency.core.internal.DecisionReporter;
 import dev.modelgate.idempotency.core.IdempotencyKey;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
 import dev.modelgate.idempotency.core.IdempotencyScope;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.InvalidIdempotencyKeyException;
-import dev.modelgate.idempotency.core.internal.Lease;
-import dev.modelgate.idempotency.core.internal.Settlement;
+import dev.modelgate.idempotency.core.Lease;
 import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.core.internal.AsyncSettlement;
+import dev.modelgate.idempotency.core.internal.DecisionReporter;
+import dev.modelgate.idempotency.core.internal.Settlement;
+import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
+import dev.modelgate.idempotency.web.HttpResponseRecord;
+import dev.modelgate.idempotency.web.IdempotencyProblem;
+import dev.modelgate.idempotency.web.IdempotentEndpoint;
+import dev.modelgate.idempotency.web.KeyedRequestSettings;
+import dev.modelgate.idempotency.web.StreamSettings;
+import dev.modelgate.idempotency.web.internal.ClientIdentities;
+import dev.modelgate.idempotency.web.internal.HttpAction;
+import dev.modelgate.idempotency.web.internal.HttpDecision;
+import dev.modelgate.idempotency.web.internal.StreamReporting;
 
 /**
  * The Idempotency-Key decision for HTTP, written once for every web stack: from the key header, the

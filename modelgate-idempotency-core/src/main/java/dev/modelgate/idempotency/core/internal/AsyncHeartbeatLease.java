@@ -1,21 +1,24 @@
 package dev.modelgate.idempotency.core.internal;
 
-import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
-import dev.modelgate.idempotency.core.StoredOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
+import dev.modelgate.idempotency.core.AsyncLease;
+import dev.modelgate.idempotency.core.Delayer;
+import dev.modelgate.idempotency.core.StoredOutcome;
+
 /**
- * The non-blocking counterpart of {@link Lease}: the right to run one attempt, renewed every third of
+ * An {@link AsyncLease}: the right to run one attempt, renewed every third of
  * its time to live through {@link AsyncIdempotencyStore#renew} until it is completed, released or
  * abandoned. Renewals never overlap: the next is timed once the last one answered. A renewal that
  * fails to reach the store is tried again at the next beat; the lease counts as lost only once the
  * store says another token holds the record (or nothing does).
  */
-public final class AsyncLease extends HeldAttempt {
+public final class AsyncHeartbeatLease extends HeldAttempt implements AsyncLease {
 
 	private final AsyncIdempotencyStore store;
 
@@ -28,7 +31,7 @@ public final class AsyncLease extends HeldAttempt {
 	private volatile Runnable nextBeat = () -> {
 	};
 
-	public AsyncLease(AsyncIdempotencyStore store, Delayer delayer, String scope, String token, Duration leaseTtl) {
+	public AsyncHeartbeatLease(AsyncIdempotencyStore store, Delayer delayer, String scope, String token, Duration leaseTtl) {
 		super(scope, token);
 		this.store = store;
 		this.delayer = delayer;
@@ -65,56 +68,35 @@ public final class AsyncLease extends HeldAttempt {
 		});
 	}
 
-	/**
-	 * Stops renewing and records the outcome.
-	 * @param outcome what to replay, or {@code null} when the result is not kept
-	 * @param ttl how long the record is kept
-	 * @return whether the store accepted it (false: the lease was lost to another holder)
-	 */
+	@Override
 	public CompletableFuture<Boolean> complete(@Nullable StoredOutcome outcome, Duration ttl) {
 		stopHeartbeat();
 		return this.store.complete(scope(), token(), outcome, ttl);
 	}
 
-	/**
-	 * Stops renewing and deletes the record so that a retry runs again.
-	 * @return whether the store accepted it
-	 */
+	@Override
 	public CompletableFuture<Boolean> release() {
 		stopHeartbeat();
 		return this.store.release(scope(), token());
 	}
 
-	/**
-	 * Marks the held record as a stream with its head; the heartbeat goes on.
-	 * @param head the stream's head
-	 * @return whether the store accepted it
-	 */
+	@Override
 	public CompletableFuture<Boolean> openStream(byte[] head) {
 		return this.store.openStream(scope(), token(), head);
 	}
 
-	/**
-	 * Appends events to the held stream; the heartbeat goes on.
-	 * @param fromSequence the sequence of the first event
-	 * @param events the events' bytes
-	 * @return whether the store accepted them
-	 */
+	@Override
 	public CompletableFuture<Boolean> appendEvents(long fromSequence, List<byte[]> events) {
 		return this.store.appendEvents(scope(), token(), fromSequence, events);
 	}
 
-	/**
-	 * Stops renewing and ends the held stream normally.
-	 * @param ttl how long the stream is kept
-	 * @return whether the store accepted it
-	 */
+	@Override
 	public CompletableFuture<Boolean> completeStream(Duration ttl) {
 		stopHeartbeat();
 		return this.store.completeStream(scope(), token(), ttl);
 	}
 
-	/** Stops renewing without touching the record; it then lasts until its lease runs out. */
+	@Override
 	public void abandon() {
 		stopHeartbeat();
 	}

@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.web;
+package dev.modelgate.idempotency.web.internal;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -11,6 +11,8 @@ import org.springframework.web.method.HandlerMethod;
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.internal.AnnotationDurations;
 import dev.modelgate.idempotency.core.internal.CanonicalBody;
+import dev.modelgate.idempotency.web.IdempotentEndpoint;
+import dev.modelgate.idempotency.web.internal.AnnotatedEndpoints;
 
 /**
  * Reads {@code @Idempotent} on a handler method into its endpoint's settings, the same way for the

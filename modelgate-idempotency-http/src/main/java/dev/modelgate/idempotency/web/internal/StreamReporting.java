@@ -1,8 +1,9 @@
-package dev.modelgate.idempotency.web;
+package dev.modelgate.idempotency.web.internal;
 
 import java.time.Duration;
 
 import dev.modelgate.idempotency.core.internal.DecisionReporter;
+import dev.modelgate.idempotency.web.internal.StreamReporting;
 
 /**
  * What a recorded stream tells the listeners about its stream, under the request's method

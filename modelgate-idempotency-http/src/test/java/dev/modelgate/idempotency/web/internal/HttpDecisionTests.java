@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.web;
+package dev.modelgate.idempotency.web.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -15,6 +15,12 @@ import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
+import dev.modelgate.idempotency.web.HttpResponseRecord;
+import dev.modelgate.idempotency.web.IdempotentEndpoint;
+import dev.modelgate.idempotency.web.KeyedRequestSettings;
+import dev.modelgate.idempotency.web.StreamSettings;
+import dev.modelgate.idempotency.web.UnidentifiedClients;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;

@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.web;
+package dev.modelgate.idempotency.web.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -7,6 +7,9 @@ import java.util.HexFormat;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
+
+import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
+import dev.modelgate.idempotency.web.internal.ClientIdentities;
 
 /**
  * How the default identity resolvers of every web stack name a client, so that a client has the same

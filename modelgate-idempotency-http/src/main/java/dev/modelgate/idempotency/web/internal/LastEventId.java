@@ -1,6 +1,9 @@
-package dev.modelgate.idempotency.web;
+package dev.modelgate.idempotency.web.internal;
 
 import org.jspecify.annotations.Nullable;
+
+import dev.modelgate.idempotency.web.internal.LastEventId;
+import dev.modelgate.idempotency.web.internal.SseEvents;
 
 /**
  * A client's {@code Last-Event-ID}: the place in a recorded stream it has, and the attempt that

@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.core.internal;
+package dev.modelgate.idempotency.core;
 
 import java.util.List;
 

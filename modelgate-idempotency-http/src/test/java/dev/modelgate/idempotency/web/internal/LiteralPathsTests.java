@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.web;
+package dev.modelgate.idempotency.web.internal;
 
 import java.util.List;
 import java.util.Set;

@@ -1,7 +1,10 @@
-package dev.modelgate.idempotency.web;
+package dev.modelgate.idempotency.web.internal;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+
+import dev.modelgate.idempotency.web.StreamSettings;
+import dev.modelgate.idempotency.web.internal.StreamFollowers;
 
 /**
  * How many duplicates follow each live stream on this instance, against

@@ -1,10 +1,12 @@
-package dev.modelgate.idempotency.web;
+package dev.modelgate.idempotency.web.internal;
 
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+
+import dev.modelgate.idempotency.web.internal.LiteralPaths;
 
 /**
  * The literal paths of one handler mapping's request mappings, counted, for the adapters' handler

@@ -1,8 +1,10 @@
-package dev.modelgate.idempotency.web;
+package dev.modelgate.idempotency.web.internal;
 
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+
+import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

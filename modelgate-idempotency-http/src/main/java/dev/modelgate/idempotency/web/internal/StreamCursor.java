@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.web;
+package dev.modelgate.idempotency.web.internal;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,6 +6,10 @@ import java.util.Optional;
 
 import dev.modelgate.idempotency.core.StreamEvent;
 import dev.modelgate.idempotency.core.StreamSlice;
+import dev.modelgate.idempotency.web.StreamSettings;
+import dev.modelgate.idempotency.web.internal.LastEventId;
+import dev.modelgate.idempotency.web.internal.SseEvents;
+import dev.modelgate.idempotency.web.internal.StreamCursor;
 
 /**
  * One follower's place in a recorded stream, and what it does next: every stack's follower (the

@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.core.internal;
+package dev.modelgate.idempotency.core;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,10 +7,8 @@ import java.util.List;
  * A JSON Pointer (RFC 6901) such as {@code /metadata/request_id}: the path to one value inside a
  * JSON document, used to name members left out of a body's fingerprint.
  *
- * <p>In a reference token {@code ~1} stands for {@code /} and {@code ~0} for {@code ~}. A {@code ~}
- * followed by anything else stands for itself, as it did with the Jackson pointers this class
- * replaces, so pointers configured before keep naming the same members. The empty pointer names the
- * whole document.
+ * <p>In a reference token {@code ~1} stands for {@code /} and {@code ~0} for {@code ~}; a {@code ~}
+ * followed by anything else stands for itself. The empty pointer names the whole document.
  */
 public final class JsonPointer {
 
@@ -63,17 +61,18 @@ public final class JsonPointer {
 		return c == '0' || c == '1';
 	}
 
-	/** The unescaped reference tokens, outermost first; none for the whole document. */
-	List<String> tokens() {
+	/** {@return the unescaped reference tokens, outermost first; none for the whole document} */
+	public List<String> tokens() {
 		return this.tokens;
 	}
 
 	/**
 	 * The array index a reference token names: {@code 0} or a decimal number without leading zeros
 	 * that fits an {@code int}.
+	 * @param token a reference token
 	 * @return the index, or {@code -1} when the token can only name an object member
 	 */
-	static int index(String token) {
+	public static int index(String token) {
 		if (token.equals("0")) {
 			return 0;
 		}

@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.web;
+package dev.modelgate.idempotency.web.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import dev.modelgate.idempotency.core.StreamEvent;
 import dev.modelgate.idempotency.core.StreamSlice;
 import dev.modelgate.idempotency.core.StreamSlice.State;
+import dev.modelgate.idempotency.web.StreamSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,9 @@
-package dev.modelgate.idempotency.web;
+package dev.modelgate.idempotency.web.internal;
+
+import dev.modelgate.idempotency.web.HttpResponseRecord;
+import dev.modelgate.idempotency.web.IdempotencyProblem;
+import dev.modelgate.idempotency.web.internal.HttpAction;
+import dev.modelgate.idempotency.web.internal.HttpDecision;
 
 /**
  * What a web adapter does with a request bound for an idempotent endpoint, as {@link HttpDecision}
