@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +23,7 @@ import dev.modelgate.idempotency.core.StoredOutcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The behaviour every {@link AsyncIdempotencyStore} promises, run against each implementation on a
@@ -197,7 +199,9 @@ public abstract class AsyncIdempotencyStoreContractTests extends IdempotencyStor
 		String scope = scopeHash();
 		String stale = token();
 		this.blockingStore.begin(scope, "fp", stale, SHORT_LEASE);
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		await("the stale lease to run out").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> this.blockingStore.find(scope).isEmpty());
 		String current = token();
 		assertThat(JoiningIdempotencyStore.join(this.asyncStore.begin(scope, "fp", current, LONG)).outcome())
 			.isEqualTo(Outcome.ACQUIRED);

@@ -15,15 +15,15 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.modelgate.idempotency.core.BeginResult.Outcome;
-
 import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.BeginResult.Outcome;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The behaviour every {@link IdempotencyStore} promises, run against each implementation on a real
@@ -168,7 +168,7 @@ public abstract class IdempotencyStoreContractTests {
 	void expiredLeaseIsTakenOverAndStaleHolderIsRefused() throws Exception {
 		String stale = token();
 		this.store.begin(this.scope, "fp", stale, SHORT_LEASE);
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		awaitNoLiveRecord(this.scope);
 		String current = token();
 		assertThat(this.store.begin(this.scope, "fp", current, LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 
@@ -187,6 +187,7 @@ public abstract class IdempotencyStoreContractTests {
 		this.store.begin(this.scope, "fp", token, SHORT_LEASE);
 		Thread.sleep(SHORT_LEASE.toMillis() / 2);
 		assertThat(this.store.renew(this.scope, token, LONG)).isTrue();
+		// Past the first lease's end: time passing is what this tests.
 		Thread.sleep(SHORT_LEASE.toMillis() + 200);
 		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.IN_PROGRESS);
 		assertThat(this.store.complete(this.scope, token, binaryOutcome(), LONG)).isTrue();
@@ -197,7 +198,7 @@ public abstract class IdempotencyStoreContractTests {
 		String token = token();
 		this.store.begin(this.scope, "fp", token, LONG);
 		this.store.complete(this.scope, token, binaryOutcome(), Duration.ofMillis(300));
-		Thread.sleep(500);
+		awaitNoLiveRecord(this.scope);
 		assertThat(this.store.begin(this.scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 	}
 
@@ -304,6 +305,7 @@ public abstract class IdempotencyStoreContractTests {
 		this.store.release(this.scope, token);
 		assertThat(this.store.find(this.scope)).isEmpty();
 		this.store.begin(this.scope, "fp", token(), SHORT_LEASE);
+		// Past the lease's end: time passing is what this tests.
 		Thread.sleep(SHORT_LEASE.toMillis() + 200);
 		assertThat(this.store.find(this.scope)).isEmpty();
 	}
@@ -333,9 +335,16 @@ public abstract class IdempotencyStoreContractTests {
 	void deleteAnswersFalseWithoutALiveRecord() throws Exception {
 		assertThat(this.store.delete(this.scope)).isFalse();
 		this.store.begin(this.scope, "fp", token(), SHORT_LEASE);
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		awaitNoLiveRecord(this.scope);
 		assertThat(this.store.delete(this.scope)).isFalse();
 		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+	/** Waits until the store finds no live record of the scope: its lease or its ttl ran out. */
+	private void awaitNoLiveRecord(String scope) {
+		await("the record of " + scope + " to run out").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> this.store.find(scope).isEmpty());
 	}
 
 }

@@ -38,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIOException;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What {@link IdempotencyTemplate} promises, run on each store on a real server: the same state
@@ -196,7 +197,9 @@ public abstract class IdempotencyTemplateContractTests {
 			Thread duplicate = new Thread(() -> waited.set(this.template
 				.execute(call().withWaitTimeout(Duration.ofSeconds(10)), () -> count("duplicate"))));
 			duplicate.start();
-			Thread.sleep(200);
+			// The duplicate waits between its looks at the store: the running attempt is what it found.
+			await("the duplicate to wait").atMost(Duration.ofSeconds(10))
+				.until(() -> duplicate.getState() == Thread.State.TIMED_WAITING);
 			finish.countDown();
 			duplicate.join(10_000);
 
@@ -223,6 +226,7 @@ public abstract class IdempotencyTemplateContractTests {
 				return "long";
 			}));
 			assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+			// Three leases long: the heartbeat keeping the key is what this tests.
 			Thread.sleep(SHORT_LEASE.toMillis() * 3);
 
 			assertThatExceptionOfType(IdempotencyInProgressException.class)

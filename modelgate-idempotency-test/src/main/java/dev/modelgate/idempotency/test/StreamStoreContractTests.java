@@ -16,6 +16,7 @@ import dev.modelgate.idempotency.core.StreamEvent;
 import dev.modelgate.idempotency.core.StreamSlice;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What every {@link IdempotencyStore} that records streams promises ({@code openStream},
@@ -163,7 +164,7 @@ public abstract class StreamStoreContractTests {
 		this.store.begin(expiring, "fp", first, SHORT_LEASE);
 		this.store.openStream(expiring, first, HEAD);
 		this.store.appendEvents(expiring, first, 1, List.of(event("old")));
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		awaitNoLiveRecord(expiring);
 		assertThat(this.store.readStream(expiring, 0, 100)).isEmpty();
 		String second = UUID.randomUUID().toString();
 		assertThat(this.store.begin(expiring, "fp", second, LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
@@ -198,7 +199,7 @@ public abstract class StreamStoreContractTests {
 		StreamSlice before = follower.readStream(expiring, 0, 100).orElseThrow();
 		assertThat(before.events()).extracting(StreamEvent::data)
 			.containsExactly(event("a1"), event("a2"), event("a3"));
-		Thread.sleep(SHORT_LEASE.toMillis() + 200);
+		awaitNoLiveRecord(expiring);
 		String second = UUID.randomUUID().toString();
 		assertThat(this.store.begin(expiring, "fp", second, LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
 		assertThat(this.store.openStream(expiring, second, HEAD)).isTrue();
@@ -239,6 +240,13 @@ public abstract class StreamStoreContractTests {
 
 	private static byte[] event(String data) {
 		return ("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8);
+	}
+
+	/** Waits until the store finds no live record of the scope: its lease ran out. */
+	private void awaitNoLiveRecord(String scope) {
+		await("the lease of " + scope + " to run out").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> this.store.find(scope).isEmpty());
 	}
 
 }
