@@ -73,7 +73,7 @@ public abstract sealed class HeldAttempt permits HeartbeatLease, AsyncHeartbeatL
 	/**
 	 * {@return this attempt, as code deeper in the work finds it} A reactive engine puts it in Reactor's
 	 * context under {@link IdempotencyContext#CONTEXT_KEY}; a blocking one binds it to the thread
-	 * ({@link Lease#bindToCurrentThread()}).
+	 * ({@link dev.modelgate.idempotency.core.Lease#bindToCurrentThread()}).
 	 */
 	public final IdempotencyContext.Held held() {
 		return new IdempotencyContext.Held(this.scope, this.token);
