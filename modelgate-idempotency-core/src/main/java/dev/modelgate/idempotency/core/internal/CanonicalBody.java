@@ -13,9 +13,9 @@ import java.util.Objects;
  * <p>A JSON body is compared by its RFC 8785 canonical form, with the members named by
  * {@code ignoreFields} left out: object keys in any order, any white space, and numbers written
  * differently with one value ({@code 1}, {@code 1.0}, {@code 1e0}) give the same fingerprint. A
- * body with no canonical form (see {@link CanonicalJson}: not one JSON value in UTF-8, duplicate
- * member names, a number an IEEE double does not hold exactly) is compared byte for byte, as is
- * every non-JSON body.
+ * body with no canonical form (not exactly one JSON value in UTF-8, a duplicate member name, a
+ * number whose value is not that of its RFC 8785 text, such as {@code 9007199254740993}) is compared
+ * byte for byte, as is every non-JSON body.
  */
 public abstract class CanonicalBody {
 
@@ -44,8 +44,7 @@ public abstract class CanonicalBody {
 	}
 
 	/**
-	 * A JSON body, compared by meaning; falls back to bytes when it is not exactly one valid JSON
-	 * value.
+	 * A JSON body, compared by its RFC 8785 canonical form; falls back to bytes when it has none.
 	 * @param buffer holds the body
 	 * @param offset where the body starts in the buffer
 	 * @param length how many bytes the body has
@@ -60,8 +59,8 @@ public abstract class CanonicalBody {
 	}
 
 	/**
-	 * A JSON body held in chunks, compared by meaning, read from the chunks in place; falls back to
-	 * bytes when it is not exactly one valid JSON value. It gives the same fingerprint as
+	 * A JSON body held in chunks, compared by its RFC 8785 canonical form, read from the chunks in
+	 * place; falls back to bytes when it has none. It gives the same fingerprint as
 	 * {@link #json(byte[], int, int, Collection)} of the same bytes.
 	 * @param body the body
 	 * @param ignoreFields JSON Pointers of members to leave out

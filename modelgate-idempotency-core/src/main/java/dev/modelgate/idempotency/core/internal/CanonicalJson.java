@@ -249,7 +249,8 @@ final class CanonicalJson {
 		// A shorter decimal rounds to the value only if the nearest ones below and above this one do
 		// (the decimals that round to it are an interval, and this one is in it).
 		BigDecimal shorterBelow = decimal.setScale(decimal.scale() - 1, RoundingMode.FLOOR);
-		if (digits > 1 && (roundsTo(shorterBelow, value) || roundsTo(shorterBelow.add(unit.movePointRight(1)), value))) {
+		BigDecimal shorterAbove = shorterBelow.add(unit.movePointRight(1));
+		if (digits > 1 && (roundsTo(shorterBelow, value) || roundsTo(shorterAbove, value))) {
 			return false;
 		}
 		// A decimal as long lies a step away or more (below 10^n, a tenth of the usual step): none is
@@ -261,7 +262,10 @@ final class CanonicalJson {
 		return isNearer(decimal, decimal.subtract(step), value) && isNearer(decimal, decimal.add(unit), value);
 	}
 
-	/** Whether the decimal is nearer the value than its neighbour, or as near and even, or the neighbour does not round to it. */
+	/**
+	 * Whether the decimal is nearer the value than its neighbour, or as near and even, or the
+	 * neighbour does not round to the value.
+	 */
 	private static boolean isNearer(BigDecimal decimal, BigDecimal neighbour, double value) {
 		if (!roundsTo(neighbour, value)) {
 			return true;

@@ -17,7 +17,8 @@ class CanonicalJsonTests {
 	@Test
 	void writesTheRfc8785SampleAsTheRfcDoes() {
 		// RFC 8785, section 3.2.3 (the input of its figure 1 and its canonical form).
-		String input = "{\n  \"numbers\": [333333333.33333329, 1E30, 4.50,\n                2e-3, 0.000000000000000000000000001],\n"
+		String input = "{\n  \"numbers\": [333333333.33333329, 1E30, 4.50,\n"
+				+ "                2e-3, 0.000000000000000000000000001],\n"
 				+ "  \"string\": \"\\u20ac$\\u000F\\u000aA'\\u0042\\u0022\\u005c\\\\\\\"\\/\",\n"
 				+ "  \"literals\": [null, true, false]\n}";
 		// 333333333.33333329 is more than its double holds (333333333.3333333): no canonical form here.
@@ -30,10 +31,12 @@ class CanonicalJsonTests {
 	@Test
 	void sortsMembersByUtf16CodeUnitsAtEveryLevel() {
 		// RFC 8785, section 3.2.3: the sorting example.
-		String input = "{\"\\u20ac\":\"Euro Sign\",\"\\r\":\"Carriage Return\",\"\\ufb33\":\"Hebrew Letter Dalet With Dagesh\","
+		String input = "{\"\\u20ac\":\"Euro Sign\",\"\\r\":\"Carriage Return\","
+				+ "\"\\ufb33\":\"Hebrew Letter Dalet With Dagesh\","
 				+ "\"1\":\"One\",\"\\ud83d\\ude00\":\"Emoji: Grinning Face\",\"\\u0080\":\"Control\","
 				+ "\"\\u00f6\":\"Latin Small Letter O With Diaeresis\",\"n\":{\"b\":1,\"a\":[{\"z\":0,\"y\":0}]}}";
-		assertThat(canonical(input)).isEqualTo("{\"\\r\":\"Carriage Return\",\"1\":\"One\",\"n\":{\"a\":[{\"y\":0,\"z\":0}],\"b\":1},"
+		assertThat(canonical(input)).isEqualTo("{\"\\r\":\"Carriage Return\",\"1\":\"One\","
+				+ "\"n\":{\"a\":[{\"y\":0,\"z\":0}],\"b\":1},"
 				+ "\"\u0080\":\"Control\",\"\u00f6\":\"Latin Small Letter O With Diaeresis\",\"\u20ac\":\"Euro Sign\","
 				+ "\"\uD83D\uDE00\":\"Emoji: Grinning Face\",\"\ufb33\":\"Hebrew Letter Dalet With Dagesh\"}");
 	}
@@ -66,7 +69,8 @@ class CanonicalJsonTests {
 
 	@ParameterizedTest
 	@CsvSource({ "1, 1", "1.0, 1", "1e0, 1", "10E-1, 1", "0.1E1, 1", "100E-2, 1", "-0, 0", "-0.0, 0", "0e10, 0",
-			"1e2, 100", "-5e-1, -0.5", "0.30000000000000004, 0.30000000000000004", "1e21, 1e+21", "1E+20, 100000000000000000000",
+			"1e2, 100", "-5e-1, -0.5", "0.30000000000000004, 0.30000000000000004", "1e21, 1e+21",
+			"1E+20, 100000000000000000000",
 			"1e-6, 0.000001", "1e-7, 1e-7", "123456789012345e-20, 0.00000123456789012345", "2.0e-3, 0.002",
 			"4.50, 4.5", "9007199254740991, 9007199254740991" })
 	void writesNumbersByTheirValue(String number, String text) {
@@ -88,8 +92,9 @@ class CanonicalJsonTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "", " ", "{", "{\"a\":1,}", "[1,]", "[,1]", "{\"a\" 1}", "{a:1}", "[01]", "[1.]", "[.5]",
-			"[1e]", "[+1]", "[-]", "[NaN]", "[Infinity]", "tru", "nul", "\"a", "\"\\x\"", "\"\\u12g4\"", "\"tab\there\"",
-			"{} {}", "{}x", "[1] 2", "{\"a\":1,\"a\":1}", "{\"a\":1,\"\\u0061\":2}", "\"\\ud800\"", "\"\\udc00\\ud800\"",
+			"[1e]", "[+1]", "[-]", "[NaN]", "[Infinity]", "tru", "nul", "\"a", "\"\\x\"", "\"\\u12g4\"",
+			"\"tab\there\"", "{} {}", "{}x", "[1] 2", "{\"a\":1,\"a\":1}", "{\"a\":1,\"\\u0061\":2}", "\"\\ud800\"",
+			"\"\\udc00\\ud800\"",
 			"\"\\ud83d\"", "\"\\ud83dx\"", "\"\\ud83d\\u0041\"", "'a'", "[1]\u0000" })
 	void textThatIsNotExactlyOneJsonValueHasNoCanonicalForm(String text) {
 		assertThat(canonical(text)).isNull();

@@ -19,7 +19,8 @@ class RequestFingerprintTests {
 
 	@Test
 	void isLowerCaseHexSha256() {
-		assertThat(RequestFingerprint.of("POST", "/orders", null, CanonicalBody.bytes(new byte[0]))).matches("[0-9a-f]{64}");
+		assertThat(RequestFingerprint.of("POST", "/orders", null, CanonicalBody.bytes(new byte[0])))
+			.matches("[0-9a-f]{64}");
 	}
 
 	@Test
