@@ -74,6 +74,9 @@ public abstract class CanonicalBody {
 		for (JsonPointer pointer : ignoreFields) {
 			remove(tree, pointer);
 		}
+		if (!CanonicalJson.isExact(tree)) {
+			return bytes(body);
+		}
 		return new CanonicalBody() {
 			@Override
 			void writeTo(Hashing hashing) {

@@ -20,13 +20,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A body has no canonical form, and is compared as bytes, when it is not exactly one JSON value
  * in UTF-8 (a byte order mark, another encoding, a duplicate member name, an unpaired surrogate),
- * when it nests deeper than {@value #MAX_DEPTH}, or when a number's value is not the value of the
- * text RFC 8785 writes for it ({@code 9007199254740993}, {@code 0.10000000000000000001}, {@code 1e400}):
- * two different requests would otherwise share a fingerprint.
+ * when it nests deeper than {@value #MAX_DEPTH}, or when it keeps a number whose value is not the
+ * value of the text RFC 8785 writes for it ({@code 9007199254740993}, {@code 0.10000000000000000001},
+ * {@code 1e400}): two different requests would otherwise share a fingerprint.
  *
  * <p>The tree is made of {@link TreeMap} (members by name), {@link List}, {@link Text} (a string
- * left in the body) and {@link String} (the canonical text of a number, {@code true}, {@code false}
- * or {@code null}). Reading and writing recurse at most {@value #MAX_DEPTH} deep and take time
+ * left in the body), {@link String} (the canonical text of a number, {@code true}, {@code false}
+ * or {@code null}) and {@link #INEXACT}. Reading and writing recurse at most {@value #MAX_DEPTH} deep and take time
  * linear in the body's length.
  */
 final class CanonicalJson {
@@ -34,6 +34,12 @@ final class CanonicalJson {
 	static final int MAX_DEPTH = 500;
 
 	private static final Pattern NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
+
+	/**
+	 * A number whose RFC 8785 text would have another value: a tree that keeps one has no canonical
+	 * form, but it may be left out by an ignored field.
+	 */
+	static final Object INEXACT = new Object();
 
 	private static final BigDecimal TWO = BigDecimal.valueOf(2);
 
@@ -54,7 +60,8 @@ final class CanonicalJson {
 
 	/**
 	 * Reads a body as one JSON value.
-	 * @return the value, or {@code null} when the body has no canonical form (an empty body included)
+	 * @return the value, which may hold {@link #INEXACT} numbers, or {@code null} when the body is not
+	 * exactly one JSON value in UTF-8 (an empty body included) or nests too deep
 	 */
 	static @Nullable Object read(ByteChunks body) {
 		CanonicalJson reader = new CanonicalJson(body);
@@ -67,7 +74,19 @@ final class CanonicalJson {
 		}
 	}
 
-	/** Writes a tree read by {@link #read} as RFC 8785 text in UTF-8. */
+	/** {@return whether a tree has a canonical form: no {@link #INEXACT} number in it} */
+	static boolean isExact(Object node) {
+		Iterable<?> children = (node instanceof Map<?, ?> object) ? object.values()
+				: (node instanceof List<?> array) ? array : List.of();
+		for (Object child : children) {
+			if (!isExact(child)) {
+				return false;
+			}
+		}
+		return node != INEXACT;
+	}
+
+	/** Writes a tree read by {@link #read}, and {@link #isExact exact}, as RFC 8785 text in UTF-8. */
 	static void write(Object node, Output out) {
 		if (node instanceof Map<?, ?> object) {
 			out.write('{');
@@ -197,32 +216,35 @@ final class CanonicalJson {
 		return word;
 	}
 
-	/** Reads a number whose first character has been read, and returns its RFC 8785 text. */
-	private String number(int first) {
+	/**
+	 * Reads a number whose first character has been read, and returns its RFC 8785 text, or
+	 * {@link #INEXACT} when that text would not have the number's value.
+	 */
+	private Object number(int first) {
 		StringBuilder text = new StringBuilder().append((char) first);
 		while ("0123456789.eE+-".indexOf(peek()) >= 0) {
 			text.append((char) next());
 		}
-		// No double needs 1,000 characters, and BigDecimal reads longer numbers in quadratic time.
-		if (text.length() > 1000 || !NUMBER.matcher(text).matches()) {
+		if (!NUMBER.matcher(text).matches()) {
 			throw NO_CANONICAL_FORM;
 		}
 		BigDecimal decimal;
 		try {
-			decimal = new BigDecimal(text.toString()).stripTrailingZeros();
+			// No double needs 1,000 characters, and BigDecimal reads longer numbers in quadratic time.
+			decimal = (text.length() <= 1000) ? new BigDecimal(text.toString()).stripTrailingZeros() : null;
 		}
 		catch (NumberFormatException | ArithmeticException ex) {
 			// An exponent beyond int: no double but 0 or infinity.
-			throw NO_CANONICAL_FORM;
+			decimal = null;
 		}
-		if (decimal.signum() == 0) {
-			return "0";
+		if (decimal == null || decimal.signum() == 0) {
+			return (decimal == null) ? INEXACT : "0";
 		}
 		String digits = decimal.unscaledValue().abs().toString();
 		// The value is 0.digits × 10^point, as ECMAScript's Number::toString counts.
 		long point = (long) digits.length() - decimal.scale();
 		if (!isShortest(decimal.abs(), digits.length(), point)) {
-			throw NO_CANONICAL_FORM;
+			return INEXACT;
 		}
 		return ((decimal.signum() < 0) ? "-" : "") + ecmaScript(digits, (int) point);
 	}

@@ -186,6 +186,15 @@ class CanonicalBodyTests {
 	}
 
 	@Test
+	void numberBeyondWhatADoubleHoldsMattersNotInAnIgnoredField() {
+		List<JsonPointer> ignored = CanonicalBody.pointers("/trace/id");
+		assertThat(json("{\"a\":1,\"trace\":{\"id\":9007199254740993}}", ignored))
+			.isEqualTo(json("{\"trace\":{\"id\":12345678901234567890123}, \"a\":1.0}", ignored))
+			.isEqualTo(json("{\"a\":1,\"trace\":{}}"));
+		assertBytes("{\"a\":1,\"trace\":{\"id\":9007199254740993}}");
+	}
+
+	@Test
 	void deeplyNestedBodiesFallBackToBytesWithoutThrowing() {
 		for (String deep : List.of("[".repeat(100_000), "[".repeat(100_000) + "]".repeat(100_000),
 				"{\"a\":".repeat(5_000) + "1" + "}".repeat(5_000))) {

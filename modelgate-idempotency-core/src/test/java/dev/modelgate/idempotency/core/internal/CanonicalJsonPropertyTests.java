@@ -47,7 +47,7 @@ class CanonicalJsonPropertyTests {
 	@Property(tries = 3000)
 	void anyBytesReadWithoutThrowingAndTheirCanonicalFormIsItsOwn(@ForAll byte[] body) {
 		Object tree = CanonicalJson.read(ByteChunks.of(body));
-		if (tree != null) {
+		if (tree != null && CanonicalJson.isExact(tree)) {
 			String canonical = canonical(new String(body, java.nio.charset.StandardCharsets.UTF_8));
 			assertThat(canonical(canonical)).isEqualTo(canonical);
 		}
@@ -117,7 +117,8 @@ class CanonicalJsonPropertyTests {
 			return string(string, random);
 		}
 		if (node instanceof Long number) {
-			return List.of(number.toString(), number + ".0", number + "e0", (number * 10) + "E-1").get(random.nextInt(4));
+			List<String> spellings = List.of(number.toString(), number + ".0", number + "e0", (number * 10) + "E-1");
+			return spellings.get(random.nextInt(4));
 		}
 		if (node instanceof BigDecimal number) {
 			return random.nextBoolean() ? number.toString() : number.toPlainString();
