@@ -2,7 +2,6 @@ package dev.modelgate.idempotency.core.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -235,18 +234,6 @@ public final class ByteChunks {
 			}
 		}
 		return to;
-	}
-
-	/** The bytes from {@code start}, {@code length} of them, each as one char (ISO-8859-1). */
-	String latin1(int start, int length) {
-		byte[] chunk = this.chunks[start >>> this.shift];
-		int offset = start & this.mask;
-		if (offset + length <= chunk.length) {
-			return new String(chunk, offset, length, StandardCharsets.ISO_8859_1);
-		}
-		byte[] joined = new byte[length];
-		copyTo(start, joined, 0, length);
-		return new String(joined, StandardCharsets.ISO_8859_1);
 	}
 
 	/** Copies {@code length} bytes from position {@code start} into {@code target}. */

@@ -1,6 +1,5 @@
 package dev.modelgate.idempotency.core.internal;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -13,44 +12,23 @@ import dev.modelgate.idempotency.core.JsonPointer;
 /**
  * The part of a fingerprint that comes from the request body.
  *
- * <p>A JSON body is compared by meaning: object keys in any order, any white space, and numbers equal
- * as decimals ({@code 1}, {@code 1.0}, {@code 1e0}) give the same fingerprint, and members named by
- * {@code ignoreFields} are left out. A body that does not parse as one JSON value (including
- * duplicate member names, which readers disagree about) is compared byte for byte, as is every
- * non-JSON body.
+ * <p>A JSON body is compared by its RFC 8785 canonical form, with the members named by
+ * {@code ignoreFields} left out: object keys in any order, any white space, and numbers written
+ * differently with one value ({@code 1}, {@code 1.0}, {@code 1e0}) give the same fingerprint. A
+ * body with no canonical form (not exactly one JSON value in UTF-8, a duplicate member name, a
+ * number whose value is not that of its RFC 8785 text, such as {@code 9007199254740993}) is compared
+ * byte for byte, as is every non-JSON body.
  */
 public abstract class CanonicalBody {
 
-	private static final CanonicalBody EMPTY = bytes(new byte[0]);
-
 	abstract void writeTo(Hashing hashing);
-
-	/** {@return a body with no content} */
-	public static CanonicalBody empty() {
-		return EMPTY;
-	}
 
 	/**
 	 * {@return a body compared byte for byte}
 	 * @param body the body's bytes
 	 */
 	public static CanonicalBody bytes(byte[] body) {
-		return bytes(body, 0, body.length);
-	}
-
-	/**
-	 * {@return a slice of a buffer compared byte for byte} It avoids copying a captured body.
-	 * @param buffer holds the body
-	 * @param offset where the body starts in the buffer
-	 * @param length how many bytes the body has
-	 */
-	public static CanonicalBody bytes(byte[] buffer, int offset, int length) {
-		return new CanonicalBody() {
-			@Override
-			void writeTo(Hashing hashing) {
-				hashing.tag('B').field(buffer, offset, length);
-			}
-		};
+		return bytes(ByteChunks.of(body));
 	}
 
 	/**
@@ -68,8 +46,7 @@ public abstract class CanonicalBody {
 	}
 
 	/**
-	 * A JSON body, compared by meaning; falls back to bytes when it is not exactly one valid JSON
-	 * value.
+	 * A JSON body, compared by its RFC 8785 canonical form; falls back to bytes when it has none.
 	 * @param buffer holds the body
 	 * @param offset where the body starts in the buffer
 	 * @param length how many bytes the body has
@@ -84,8 +61,8 @@ public abstract class CanonicalBody {
 	}
 
 	/**
-	 * A JSON body held in chunks, compared by meaning, read from the chunks in place; falls back to
-	 * bytes when it is not exactly one valid JSON value. It gives the same fingerprint as
+	 * A JSON body held in chunks, compared by its RFC 8785 canonical form, read from the chunks in
+	 * place; falls back to bytes when it has none. It gives the same fingerprint as
 	 * {@link #json(byte[], int, int, Collection)} of the same bytes.
 	 * @param body the body
 	 * @param ignoreFields JSON Pointers of members to leave out
@@ -99,11 +76,26 @@ public abstract class CanonicalBody {
 		for (JsonPointer pointer : ignoreFields) {
 			remove(tree, pointer);
 		}
+		if (!CanonicalJson.isExact(tree)) {
+			return bytes(body);
+		}
 		return new CanonicalBody() {
 			@Override
 			void writeTo(Hashing hashing) {
+				// The canonical text goes into the digest as it is written, without a length: the body is
+				// the last field of a fingerprint.
 				hashing.tag('J');
-				write(tree, hashing);
+				CanonicalJson.write(tree, new CanonicalJson.Output() {
+					@Override
+					public void write(int b) {
+						hashing.write(b);
+					}
+
+					@Override
+					public void write(ByteChunks body, int start, int length) {
+						body.update(hashing, start, length);
+					}
+				});
 			}
 		};
 	}
@@ -179,53 +171,6 @@ public abstract class CanonicalBody {
 			return (index >= 0 && index < array.size()) ? array.get(index) : null;
 		}
 		return null;
-	}
-
-	private static void write(Object node, Hashing hashing) {
-		if (node instanceof Map<?, ?> object) {
-			// Members come sorted by name (String order), the order stored fingerprints were hashed in.
-			hashing.tag('o').length(object.size());
-			for (Map.Entry<?, ?> member : object.entrySet()) {
-				hashing.field((String) member.getKey());
-				write(member.getValue(), hashing);
-			}
-		}
-		else if (node instanceof List<?> array) {
-			hashing.tag('a').length(array.size());
-			for (Object element : array) {
-				write(element, hashing);
-			}
-		}
-		else if (node instanceof String string) {
-			hashing.tag('s').field(string);
-		}
-		else if (node instanceof CanonicalJson.Utf8Span span) {
-			// The same bytes as the text's UTF-8, hashed where they are in the body.
-			hashing.tag('s').field(span.body(), span.start(), span.length());
-		}
-		else if (node instanceof BigDecimal decimal) {
-			write(decimal, hashing);
-		}
-		else if (node instanceof Boolean bool) {
-			hashing.tag(bool ? 't' : 'f');
-		}
-		else {
-			hashing.tag('z');
-		}
-	}
-
-	private static void write(BigDecimal number, Hashing hashing) {
-		// Unscaled value and scale of the stripped decimal: exact, and short even for 1e999999.
-		BigDecimal stripped;
-		try {
-			stripped = number.stripTrailingZeros();
-		}
-		catch (ArithmeticException ex) {
-			// Stripping would push the scale past int (100e2147483647): compare it as read.
-			hashing.tag('N').field(number.toString());
-			return;
-		}
-		hashing.tag('n').field(stripped.unscaledValue().toString()).length(stripped.scale());
 	}
 
 	/** One part of a multipart body. */

@@ -2,699 +2,506 @@ package dev.modelgate.idempotency.core.internal;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.charset.Charset;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.IntConsumer;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads a request body as one strict JSON value (RFC 8259), with only the JDK.
+ * Reads a UTF-8 body as one strict JSON value (RFC 8259) and writes it in the JSON Canonicalization
+ * Scheme (RFC 8785): no white space, members sorted by the UTF-16 code units of their names,
+ * strings with only the escapes RFC 8785 keeps, numbers as ECMAScript writes the nearest double.
  *
- * <p>Fingerprints stored before this reader existed were computed from Jackson 3.1 trees, so it
- * accepts exactly the bodies Jackson accepted with the settings used then (strict duplicate
- * detection, failing on trailing tokens, default stream read constraints) and reads them into the
- * same values, quirks included: the encoding is detected as Jackson detects it (UTF-8 with or
- * without BOM, UTF-16 and UTF-32), UTF-8 is decoded by Jackson's rules rather than the JDK's, and
- * numbers with a fraction or exponent are read as Jackson's FastDoubleParser reads them.
+ * <p>A body has no canonical form, and is compared as bytes, when it is not exactly one JSON value
+ * in UTF-8 (a byte order mark, another encoding, a duplicate member name, an unpaired surrogate),
+ * when it nests deeper than {@value #MAX_DEPTH}, or when it keeps a number whose value is not the
+ * value of the text RFC 8785 writes for it ({@code 9007199254740993}, {@code 0.10000000000000000001},
+ * {@code 1e400}): two different requests would otherwise share a fingerprint.
  *
- * <p>A value is returned as a tree of {@link TreeMap} (members sorted by name), {@link List},
- * {@link String}, {@link Utf8Span}, {@link BigDecimal}, {@link Boolean} and {@link #NULL}: a string
- * value whose bytes in a UTF-8 body are exactly the UTF-8 of its text is not copied out of the
- * body but left in place as a {@link Utf8Span}, which hashes as that text would. Reading never throws, does
- * not recurse, and takes time roughly linear in the length of the body.
+ * <p>The tree is made of {@link TreeMap} (members by name), {@link List}, {@link Text} (a string
+ * left in the body), {@link String} (the canonical text of a number, {@code true}, {@code false}
+ * or {@code null}) and {@link #INEXACT}. Reading and writing recurse at most {@value #MAX_DEPTH} deep and take time
+ * linear in the body's length.
  */
 final class CanonicalJson {
 
-	/** A JSON {@code null} in a tree, so that a map lookup returning {@code null} means "absent". */
-	static final Object NULL = new Object();
+	static final int MAX_DEPTH = 500;
 
-	// Jackson 3.1's default StreamReadConstraints.
-	private static final int MAX_DEPTH = 500;
+	private static final Pattern NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
 
-	private static final int MAX_NUMBER_LENGTH = 1000;
+	/**
+	 * A number whose RFC 8785 text would have another value: a tree that keeps one has no canonical
+	 * form, but it may be left out by an ignored field.
+	 */
+	static final Object INEXACT = new Object();
 
-	private static final int MAX_NAME_LENGTH = 50_000;
+	private static final BigDecimal TWO = BigDecimal.valueOf(2);
 
-	private static final int MAX_STRING_LENGTH = 100_000_000;
+	private static final NoCanonicalForm NO_CANONICAL_FORM = new NoCanonicalForm();
 
-	/** Characters Jackson's UTF-16 and UTF-32 parser asks its reader for at a time. */
-	private static final int READ_BUFFER_LENGTH = 4000;
+	private static final IntConsumer SKIP = (codePoint) -> {
+	};
 
-	private static final int[] HEX_VALUES = hexValues();
-
-	private static final NotJson NOT_JSON = new NotJson();
-
-	/** The decoded text of a UTF-16 or UTF-32 body, or {@code null} for UTF-8. */
-	private final char @Nullable [] text;
-
-	/** A UTF-8 body, read in place (each byte one char, decoded only inside strings), or {@code null}. */
-	private final @Nullable ByteChunks bytes;
-
-	/** Whether each char of the text is one byte of UTF-8, decoded only inside strings. */
-	private final boolean utf8;
-
-	/** Where the text ends: positions run from where it starts to here. */
-	private final int end;
+	private final ByteChunks body;
 
 	private int position;
 
 	private int depth;
 
-	private CanonicalJson(char[] text) {
-		this.text = text;
-		this.bytes = null;
-		this.utf8 = false;
-		this.end = text.length;
-	}
-
-	private CanonicalJson(ByteChunks bytes, int start, int end) {
-		this.text = null;
-		this.bytes = bytes;
-		this.utf8 = true;
-		this.position = start;
-		this.end = end;
-	}
-
-	/** The char at {@code index}: a UTF-8 byte widened, or a decoded char. */
-	private char at(int index) {
-		return (this.bytes != null) ? (char) this.bytes.at(index) : this.text[index];
-	}
-
-	/** The chars from {@code start}, {@code length} of them, as a string. */
-	private String string(int start, int length) {
-		return (this.bytes != null) ? this.bytes.latin1(start, length) : new String(this.text, start, length);
-	}
-
-	private StringBuilder append(StringBuilder target, int start, int length) {
-		if (this.bytes != null) {
-			for (int i = start; i < start + length; i++) {
-				target.append((char) this.bytes.at(i));
-			}
-			return target;
-		}
-		return target.append(this.text, start, length);
+	private CanonicalJson(ByteChunks body) {
+		this.body = body;
 	}
 
 	/**
 	 * Reads a body as one JSON value.
-	 * @return the value, or {@code null} when the body is not exactly one JSON value (empty and
-	 * blank bodies included)
+	 * @return the value, which may hold {@link #INEXACT} numbers, or {@code null} when the body is not
+	 * exactly one JSON value in UTF-8 (an empty body included) or nests too deep
 	 */
-	static Object read(ByteChunks body) {
+	static @Nullable Object read(ByteChunks body) {
+		CanonicalJson reader = new CanonicalJson(body);
 		try {
-			CanonicalJson reader = reader(body, 0, body.length());
-			return (reader != null) ? reader.readDocument() : null;
+			Object value = reader.value(reader.skipWhiteSpace());
+			return (reader.skipWhiteSpace() < 0) ? value : null;
 		}
-		catch (NotJson ex) {
+		catch (NoCanonicalForm ex) {
 			return null;
 		}
 	}
 
-	/** Detects the encoding from the first bytes, as Jackson's ByteSourceJsonBootstrapper does. */
-	private static CanonicalJson reader(ByteChunks buffer, int start, int end) {
-		if (end - start >= 4) {
-			int quad = (buffer.at(start) << 24) | (buffer.at(start + 1) << 16) | (buffer.at(start + 2) << 8)
-					| buffer.at(start + 3);
-			switch (quad) {
-				case 0x0000FEFF:
-					return utf32(buffer, start + 4, end, true);
-				case 0xFFFE0000:
-					return utf32(buffer, start + 4, end, false);
-				case 0x0000FFFE, 0xFEFF0000:
-					return null;
-				default:
-			}
-			if ((quad >>> 16) == 0xFEFF) {
-				return utf16(buffer, start + 2, end, StandardCharsets.UTF_16BE);
-			}
-			if ((quad >>> 16) == 0xFFFE) {
-				return utf16(buffer, start + 2, end, StandardCharsets.UTF_16LE);
-			}
-			if ((quad >>> 8) == 0xEFBBBF) {
-				return utf8(buffer, start + 3, end);
-			}
-			if ((quad >> 8) == 0) {
-				return utf32(buffer, start, end, true);
-			}
-			if ((quad & 0x00FFFFFF) == 0) {
-				return utf32(buffer, start, end, false);
-			}
-			if ((quad & ~0x00FF0000) == 0 || (quad & ~0x0000FF00) == 0) {
-				// UCS-4 in byte order 3412 or 2143, which Jackson refuses.
-				return null;
+	/** {@return whether a tree has a canonical form: no {@link #INEXACT} number in it} */
+	static boolean isExact(Object node) {
+		Iterable<?> children = (node instanceof Map<?, ?> object) ? object.values()
+				: (node instanceof List<?> array) ? array : List.of();
+		for (Object child : children) {
+			if (!isExact(child)) {
+				return false;
 			}
 		}
-		if (end - start >= 2) {
-			if (buffer.at(start) == 0) {
-				return utf16(buffer, start, end, StandardCharsets.UTF_16BE);
-			}
-			if (buffer.at(start + 1) == 0) {
-				return utf16(buffer, start, end, StandardCharsets.UTF_16LE);
-			}
-		}
-		return utf8(buffer, start, end);
+		return node != INEXACT;
 	}
 
-	private static CanonicalJson utf8(ByteChunks buffer, int start, int end) {
-		// Jackson decodes UTF-8 only inside strings, by rules of its own, and outside them any
-		// non-ASCII byte is an error; reading each byte as a char keeps one parser for every encoding,
-		// and reading the buffer in place keeps a large body from being copied into twice its size.
-		return new CanonicalJson(buffer, start, end);
+	/** Writes a tree read by {@link #read}, and {@link #isExact exact}, as RFC 8785 text in UTF-8. */
+	static void write(Object node, Output out) {
+		if (node instanceof Map<?, ?> object) {
+			out.write('{');
+			String separator = "";
+			for (Map.Entry<?, ?> member : object.entrySet()) {
+				ascii(separator, out);
+				separator = ",";
+				out.write('"');
+				((String) member.getKey()).codePoints().forEach((codePoint) -> character(codePoint, out));
+				ascii("\":", out);
+				write(member.getValue(), out);
+			}
+			out.write('}');
+		}
+		else if (node instanceof List<?> array) {
+			out.write('[');
+			for (int i = 0; i < array.size(); i++) {
+				ascii((i == 0) ? "" : ",", out);
+				write(array.get(i), out);
+			}
+			out.write(']');
+		}
+		else if (node instanceof Text text) {
+			out.write('"');
+			write(text, out);
+			out.write('"');
+		}
+		else {
+			ascii((String) node, out);
+		}
 	}
 
-	private static CanonicalJson utf16(ByteChunks buffer, int start, int end, Charset charset) {
-		// The JDK decoder Jackson hands UTF-16 to, replacing malformed input with U+FFFD. A rare
-		// encoding for a request body, so it is decoded from one copy rather than chunk by chunk.
-		byte[] bytes = new byte[end - start];
-		buffer.copyTo(start, bytes, 0, bytes.length);
-		return new CanonicalJson(new String(bytes, charset).toCharArray());
-	}
-
-	/** Decodes UTF-32 as Jackson's UTF32Reader does, or returns {@code null} where it fails. */
-	private static CanonicalJson utf32(ByteChunks buffer, int start, int end, boolean bigEndian) {
-		if ((end - start) % 4 != 0) {
-			return null;
-		}
-		char[] text = new char[(end - start) / 2];
-		int length = 0;
-		for (int i = start; i < end; i += 4) {
-			int high = bigEndian ? (buffer.at(i) << 8) | buffer.at(i + 1) : (buffer.at(i + 3) << 8) | buffer.at(i + 2);
-			int low = bigEndian ? (buffer.at(i + 2) << 8) | buffer.at(i + 3) : (buffer.at(i + 1) << 8) | buffer.at(i);
-			if (high == 0) {
-				text[length++] = (char) low;
-				continue;
-			}
-			if (high > 0x10) {
-				return null;
-			}
-			int offsetCodePoint = ((high - 1) << 16) | low;
-			text[length++] = (char) (0xD800 + (offsetCodePoint >> 10));
-			if (length % READ_BUFFER_LENGTH != 0) {
-				text[length++] = (char) (0xDC00 | (offsetCodePoint & 0x3FF));
-			}
-			else if (low != 0) {
-				// A pair split between two reads: UTF32Reader carries over the low 16 bits of the code
-				// point instead of the low surrogate, and loses them when they are zero.
-				text[length++] = (char) low;
-			}
-		}
-		return new CanonicalJson(Arrays.copyOf(text, length));
-	}
-
-	private Object readDocument() {
-		int first = skipWhiteSpace();
-		if (first < 0) {
-			return null;
-		}
-		Object value = readValue(first);
-		if (skipWhiteSpace() >= 0) {
-			throw NOT_JSON;
-		}
-		return value;
-	}
-
-	/** Reads the value starting with {@code first}, keeping open containers on a stack of its own. */
-	private Object readValue(int first) {
-		Container open = null;
-		int c = first;
+	/**
+	 * Writes a string value: its bytes in the body as they are, but for its escapes (read and valid,
+	 * its UTF-8 is already what RFC 8785 writes).
+	 */
+	private static void write(Text text, Output out) {
+		ByteChunks body = text.body();
+		int at = text.start();
 		while (true) {
-			Object value;
-			if (c == '{' || c == '[') {
-				if (++this.depth > MAX_DEPTH) {
-					throw NOT_JSON;
-				}
-				Container container = new Container(open, c == '{');
-				c = skipWhiteSpace();
-				if (c == container.closer) {
-					this.depth--;
-					value = container.value();
-				}
-				else {
-					open = container;
-					if (open.members != null) {
-						c = readName(open, c);
-					}
-					continue;
-				}
+			int plain = body.skipPlainText(at, body.length());
+			out.write(body, at, plain - at);
+			int c = body.at(plain);
+			if (c == '"') {
+				return;
+			}
+			if (c == '\\') {
+				at = escape(body, plain + 1, (codePoint) -> character(codePoint, out));
 			}
 			else {
-				value = readScalar(c);
+				at = utf8(body, plain + 1, c, SKIP);
+				out.write(body, plain, at - plain);
 			}
-			// Each value completes the container it is in, or is followed by a comma and the next one.
-			while (true) {
-				if (open == null) {
-					return value;
-				}
-				open.add(value);
+		}
+	}
+
+	private Object value(int first) {
+		switch (first) {
+			case '{':
+				return object();
+			case '[':
+				return array();
+			case '"':
+				Text text = new Text(this.body, this.position);
+				this.position = string(this.body, this.position, SKIP);
+				return text;
+			case 't':
+				return literal("true");
+			case 'f':
+				return literal("false");
+			case 'n':
+				return literal("null");
+			default:
+				return number(first);
+		}
+	}
+
+	private Map<String, Object> object() {
+		enter();
+		Map<String, Object> members = new TreeMap<>();
+		int c = skipWhiteSpace();
+		while (c != '}') {
+			if (!members.isEmpty()) {
+				expect(c, ',');
 				c = skipWhiteSpace();
-				if (c == ',') {
-					c = skipWhiteSpace();
-					if (open.members != null) {
-						c = readName(open, c);
-					}
-					break;
-				}
-				if (c != open.closer) {
-					throw NOT_JSON;
-				}
-				this.depth--;
-				value = open.value();
-				open = open.outer;
+			}
+			expect(c, '"');
+			StringBuilder name = new StringBuilder();
+			this.position = string(this.body, this.position, name::appendCodePoint);
+			expect(skipWhiteSpace(), ':');
+			// Readers disagree about which of two members with one name counts: no canonical form.
+			if (members.put(name.toString(), value(skipWhiteSpace())) != null) {
+				throw NO_CANONICAL_FORM;
+			}
+			c = skipWhiteSpace();
+		}
+		this.depth--;
+		return members;
+	}
+
+	private List<Object> array() {
+		enter();
+		List<Object> elements = new ArrayList<>();
+		int c = skipWhiteSpace();
+		while (c != ']') {
+			if (!elements.isEmpty()) {
+				expect(c, ',');
+				c = skipWhiteSpace();
+			}
+			elements.add(value(c));
+			c = skipWhiteSpace();
+		}
+		this.depth--;
+		return elements;
+	}
+
+	private void enter() {
+		if (++this.depth > MAX_DEPTH) {
+			throw NO_CANONICAL_FORM;
+		}
+	}
+
+	private String literal(String word) {
+		for (int i = 1; i < word.length(); i++) {
+			expect(next(), word.charAt(i));
+		}
+		return word;
+	}
+
+	/**
+	 * Reads a number whose first character has been read, and returns its RFC 8785 text, or
+	 * {@link #INEXACT} when that text would not have the number's value.
+	 */
+	private Object number(int first) {
+		StringBuilder text = new StringBuilder().append((char) first);
+		while ("0123456789.eE+-".indexOf(peek()) >= 0) {
+			text.append((char) next());
+		}
+		if (!NUMBER.matcher(text).matches()) {
+			throw NO_CANONICAL_FORM;
+		}
+		BigDecimal decimal;
+		try {
+			// No double needs 1,000 characters, and BigDecimal reads longer numbers in quadratic time.
+			decimal = (text.length() <= 1000) ? new BigDecimal(text.toString()).stripTrailingZeros() : null;
+		}
+		catch (NumberFormatException | ArithmeticException ex) {
+			// An exponent beyond int: no double but 0 or infinity.
+			decimal = null;
+		}
+		if (decimal == null || decimal.signum() == 0) {
+			return (decimal == null) ? INEXACT : "0";
+		}
+		String digits = decimal.unscaledValue().abs().toString();
+		// The value is 0.digits × 10^point, as ECMAScript's Number::toString counts.
+		long point = (long) digits.length() - decimal.scale();
+		if (!isShortest(decimal.abs(), digits.length(), point)) {
+			return INEXACT;
+		}
+		return ((decimal.signum() < 0) ? "-" : "") + ecmaScript(digits, (int) point);
+	}
+
+	/**
+	 * Whether a positive decimal (without trailing zeros) is the one ECMAScript writes for the
+	 * double nearest to it: of the decimals with the fewest digits that round to that double, the
+	 * nearest to it.
+	 */
+	private static boolean isShortest(BigDecimal decimal, int digits, long point) {
+		if (digits > 17 || point < -400 || point > 400) {
+			return false;
+		}
+		if (digits <= 15 && point > -307 && point < 309) {
+			// 53 bits tell apart any two decimals of 15 digits (DBL_DIG), so no other decimal of 15
+			// digits or fewer rounds to this one's double: it is the shortest, and the only one that short.
+			return true;
+		}
+		double value = decimal.doubleValue();
+		if (value == 0 || Double.isInfinite(value)) {
+			return false;
+		}
+		BigDecimal unit = BigDecimal.ONE.scaleByPowerOfTen(-decimal.scale());
+		// A shorter decimal rounds to the value only if the nearest ones below and above this one do
+		// (the decimals that round to it are an interval, and this one is in it).
+		BigDecimal shorterBelow = decimal.setScale(decimal.scale() - 1, RoundingMode.FLOOR);
+		BigDecimal shorterAbove = shorterBelow.add(unit.movePointRight(1));
+		if (digits > 1 && (roundsTo(shorterBelow, value) || roundsTo(shorterAbove, value))) {
+			return false;
+		}
+		// A decimal as long lies a step away or more (below 10^n, a tenth of the usual step): none is
+		// nearer if this one is nearer than half a step; else a nearer one is one of its neighbours.
+		BigDecimal step = decimal.unscaledValue().equals(BigInteger.ONE) ? unit.movePointLeft(1) : unit;
+		if (decimal.subtract(new BigDecimal(value)).abs().multiply(TWO).compareTo(step) < 0) {
+			return true;
+		}
+		return isNearer(decimal, decimal.subtract(step), value) && isNearer(decimal, decimal.add(unit), value);
+	}
+
+	/**
+	 * Whether the decimal is nearer the value than its neighbour, or as near and even, or the
+	 * neighbour does not round to the value.
+	 */
+	private static boolean isNearer(BigDecimal decimal, BigDecimal neighbour, double value) {
+		if (!roundsTo(neighbour, value)) {
+			return true;
+		}
+		BigDecimal exact = new BigDecimal(value);
+		int nearer = decimal.subtract(exact).abs().compareTo(neighbour.subtract(exact).abs());
+		return nearer < 0 || (nearer == 0 && !decimal.unscaledValue().testBit(0));
+	}
+
+	private static boolean roundsTo(BigDecimal decimal, double value) {
+		return decimal.doubleValue() == value;
+	}
+
+	/** ECMAScript's text of 0.digits × 10^point, the digits without leading or trailing zeros. */
+	private static String ecmaScript(String digits, int point) {
+		int length = digits.length();
+		if (length <= point && point <= 21) {
+			return digits + "0".repeat(point - length);
+		}
+		if (0 < point && point <= 21) {
+			return digits.substring(0, point) + "." + digits.substring(point);
+		}
+		if (-6 < point && point <= 0) {
+			return "0." + "0".repeat(-point) + digits;
+		}
+		String exponent = ((point > 0) ? "e+" : "e-") + Math.abs(point - 1);
+		return (length == 1) ? digits + exponent : digits.charAt(0) + "." + digits.substring(1) + exponent;
+	}
+
+	/**
+	 * Reads a string from after its opening quote, giving each code point to {@code out}.
+	 * @return the position after its closing quote
+	 */
+	private static int string(ByteChunks body, int start, IntConsumer out) {
+		int end = body.length();
+		int at = start;
+		while (true) {
+			int plain = body.skipPlainText(at, end);
+			for (; at < plain && out != SKIP; at++) {
+				out.accept(body.at(at));
+			}
+			at = plain;
+			if (at == end) {
+				throw NO_CANONICAL_FORM;
+			}
+			int c = body.at(at++);
+			if (c == '"') {
+				return at;
+			}
+			if (c == '\\') {
+				at = escape(body, at, out);
+			}
+			else if (c < 0x20) {
+				throw NO_CANONICAL_FORM;
+			}
+			else {
+				at = utf8(body, at, c, out);
 			}
 		}
 	}
 
-	/** Reads a member name and its colon, returning the first character of the member's value. */
-	private int readName(Container object, int c) {
-		if (c != '"') {
-			throw NOT_JSON;
+	/** Reads an escape whose backslash has been read; a surrogate must be the first of a pair. */
+	private static int escape(ByteChunks body, int start, IntConsumer out) {
+		int c = at(body, start);
+		int simple = "\"\\/bfnrt".indexOf(c);
+		if (simple >= 0) {
+			out.accept("\"\\/\b\f\n\r\t".charAt(simple));
+			return start + 1;
 		}
-		object.name = readString(true);
-		if (skipWhiteSpace() != ':') {
-			throw NOT_JSON;
+		expect(c, 'u');
+		int unit = hex(body, start + 1);
+		if (!Character.isSurrogate((char) unit)) {
+			out.accept(unit);
+			return start + 5;
 		}
-		return skipWhiteSpace();
+		expect(at(body, start + 5), '\\');
+		expect(at(body, start + 6), 'u');
+		int low = hex(body, start + 7);
+		if (!Character.isHighSurrogate((char) unit) || !Character.isLowSurrogate((char) low)) {
+			throw NO_CANONICAL_FORM;
+		}
+		out.accept(Character.toCodePoint((char) unit, (char) low));
+		return start + 11;
 	}
 
-	private Object readScalar(int c) {
-		return switch (c) {
-			case '"' -> readStringValue();
-			case 't' -> readLiteral("rue", Boolean.TRUE);
-			case 'f' -> readLiteral("alse", Boolean.FALSE);
-			case 'n' -> readLiteral("ull", NULL);
-			default -> readNumber(c);
-		};
-	}
-
-	private Object readLiteral(String rest, Object value) {
-		for (int i = 0; i < rest.length(); i++) {
-			if (next() != rest.charAt(i)) {
-				throw NOT_JSON;
+	private static int hex(ByteChunks body, int start) {
+		int value = 0;
+		for (int i = start; i < start + 4; i++) {
+			int digit = Character.digit(at(body, i), 16);
+			if (digit < 0) {
+				throw NO_CANONICAL_FORM;
 			}
+			value = (value << 4) | digit;
 		}
 		return value;
 	}
 
-	private BigDecimal readNumber(int first) {
-		int start = this.position - 1;
-		int c = (first == '-') ? next() : first;
-		if (c < '0' || c > '9' || (c == '0' && isDigit(peek()))) {
-			throw NOT_JSON;
-		}
-		int integerStart = this.position - 1;
-		skipDigits();
-		int integerLength = this.position - integerStart;
-		int fractionStart = this.position;
-		int fractionLength = 0;
-		if (peek() == '.') {
-			this.position++;
-			fractionStart = this.position;
-			fractionLength = skipDigits();
-			if (fractionLength == 0) {
-				throw NOT_JSON;
-			}
-		}
-		if ((peek() | 0x20) != 'e') {
-			if (fractionLength == 0) {
-				if (integerLength > MAX_NUMBER_LENGTH) {
-					throw NOT_JSON;
-				}
-				return new BigDecimal(string(start, this.position - start));
-			}
-			return decimal(first == '-', integerStart, integerLength, fractionStart, fractionLength, 0, 0);
-		}
-		this.position++;
-		int sign = peek();
-		if (sign == '-' || sign == '+') {
-			this.position++;
-		}
-		int exponentStart = this.position;
-		// FastDoubleParser stops accumulating once the exponent reaches Integer.MAX_VALUE, so a longer
-		// one is read as the first value at or past that (0.1e2147483647999 is 1e2147483646).
-		long exponent = 0;
-		while (isDigit(peek())) {
-			if (exponent < Integer.MAX_VALUE) {
-				exponent = 10 * exponent + (at(this.position) - '0');
-			}
-			this.position++;
-		}
-		int exponentLength = this.position - exponentStart;
-		if (exponentLength == 0) {
-			throw NOT_JSON;
-		}
-		return decimal(first == '-', integerStart, integerLength, fractionStart, fractionLength,
-				(sign == '-') ? -exponent : exponent, exponentLength);
-	}
-
-	/** The number FastDoubleParser makes of a number with a fraction or an exponent. */
-	private BigDecimal decimal(boolean negative, int integerStart, int integerLength, int fractionStart,
-			int fractionLength, long exponent, int exponentLength) {
-		if (integerLength + fractionLength + exponentLength > MAX_NUMBER_LENGTH) {
-			throw NOT_JSON;
-		}
-		long powerOfTen = exponent - fractionLength;
-		if (powerOfTen <= Integer.MIN_VALUE || powerOfTen > Integer.MAX_VALUE) {
-			throw NOT_JSON;
-		}
-		StringBuilder joined = append(new StringBuilder(integerLength + fractionLength), integerStart, integerLength);
-		String digits = append(joined, fractionStart, fractionLength)
-			.toString();
-		BigInteger unscaled = new BigInteger(digits);
-		return new BigDecimal(negative ? unscaled.negate() : unscaled, (int) -powerOfTen);
-	}
-
-	private int skipDigits() {
-		int start = this.position;
-		while (isDigit(peek())) {
-			this.position++;
-		}
-		return this.position - start;
-	}
-
-	private static boolean isDigit(int c) {
-		return c >= '0' && c <= '9';
-	}
-
-	/** Reads the rest of a string value whose opening quote has been read. */
-	private Object readStringValue() {
-		Utf8Span span = (this.bytes != null) ? readSpan(this.bytes) : null;
-		return (span != null) ? span : readString(false);
-	}
-
 	/**
-	 * Reads the rest of a string value whose text is its own bytes: no escape, no control character,
-	 * and only well-formed UTF-8 (shortest form, no surrogate, at most U+10FFFF), which decodes and
-	 * encodes back to the same bytes. Any other string is left where it started, for
-	 * {@link #readString} to decode.
-	 * @return the string in place, or {@code null} when it is not such a string
+	 * Reads a UTF-8 sequence whose first byte has been read; only a well-formed one (Unicode table 3-7:
+	 * shortest form, no surrogate, at most U+10FFFF).
 	 */
-	private @Nullable Utf8Span readSpan(ByteChunks body) {
-		int start = this.position;
-		// Its length in chars, which is what Jackson limits in values.
-		long chars = 0;
-		while (this.position < this.end) {
-			int plain = body.skipPlainText(this.position, this.end);
-			chars += plain - this.position;
-			this.position = plain;
-			if (plain == this.end) {
-				break;
-			}
-			int c = body.at(this.position);
-			if (c == '"') {
-				int length = this.position - start;
-				this.position++;
-				if (chars > MAX_STRING_LENGTH) {
-					throw NOT_JSON;
-				}
-				return new Utf8Span(body, start, length);
-			}
-			// A backslash or a control character, or the first byte of a UTF-8 sequence.
-			int length = (c < 0x80) ? 0 : wellFormedLength(body, c);
-			if (length == 0) {
-				break;
-			}
-			this.position += length;
-			chars += (length == 4) ? 2 : 1;
-		}
-		this.position = start;
-		return null;
-	}
-
-	/**
-	 * The length of the well-formed UTF-8 sequence starting at the position with byte {@code first}
-	 * (Unicode table 3-7), or 0 when it is not one.
-	 */
-	private int wellFormedLength(ByteChunks body, int first) {
+	private static int utf8(ByteChunks body, int start, int first, IntConsumer out) {
 		int length;
 		int low = 0x80;
 		int high = 0xBF;
 		if (first >= 0xC2 && first <= 0xDF) {
-			length = 2;
+			length = 1;
 		}
 		else if (first >= 0xE0 && first <= 0xEF) {
-			length = 3;
-			low = (first == 0xE0) ? 0xA0 : 0x80;
-			high = (first == 0xED) ? 0x9F : 0xBF;
+			length = 2;
+			low = (first == 0xE0) ? 0xA0 : low;
+			high = (first == 0xED) ? 0x9F : high;
 		}
 		else if (first >= 0xF0 && first <= 0xF4) {
-			length = 4;
-			low = (first == 0xF0) ? 0x90 : 0x80;
-			high = (first == 0xF4) ? 0x8F : 0xBF;
+			length = 3;
+			low = (first == 0xF0) ? 0x90 : low;
+			high = (first == 0xF4) ? 0x8F : high;
 		}
 		else {
-			return 0;
+			throw NO_CANONICAL_FORM;
 		}
-		if (this.position + length > this.end) {
-			return 0;
-		}
-		for (int i = 1; i < length; i++) {
-			int continuation = body.at(this.position + i);
+		int codePoint = first & (0x3F >> length);
+		for (int i = start; i < start + length; i++) {
+			int continuation = at(body, i);
 			if (continuation < low || continuation > high) {
-				return 0;
+				throw NO_CANONICAL_FORM;
 			}
+			codePoint = (codePoint << 6) | (continuation & 0x3F);
 			low = 0x80;
 			high = 0xBF;
 		}
-		return length;
+		out.accept(codePoint);
+		return start + length;
 	}
 
-	/**
-	 * Reads the rest of a string whose opening quote has been read.
-	 * @param name whether it is a member name, which Jackson reads with rules of its own
-	 */
-	private String readString(boolean name) {
-		int start = this.position;
-		while (this.position < this.end) {
-			char c = at(this.position);
-			if (c == '"') {
-				String plain = string(start, this.position - start);
-				this.position++;
-				return withinLimit(plain, name, plain.length());
+	/** Writes a code point of a string as RFC 8785 does: UTF-8, escaping only {@code "}, {@code \} and controls. */
+	private static void character(int codePoint, Output out) {
+		if (codePoint < 0x80) {
+			int simple = "\"\\\b\f\n\r\t".indexOf(codePoint);
+			if (simple >= 0) {
+				out.write('\\');
+				out.write("\"\\bfnrt".charAt(simple));
 			}
-			if (c == '\\' || c < 0x20 || (this.utf8 && c >= 0x80)) {
-				break;
-			}
-			this.position++;
-		}
-		StringBuilder value = append(new StringBuilder(this.position - start + 16), start,
-				this.position - start);
-		// Jackson limits names read from UTF-8 in bytes, escapes counted as UTF-8, and all else in chars.
-		int utf8Length = value.length();
-		while (true) {
-			int c = next();
-			if (c == '"') {
-				return withinLimit(value.toString(), name, (name && this.utf8) ? utf8Length : value.length());
-			}
-			if (c == '\\') {
-				utf8Length += readEscape(value, name);
-			}
-			else if (c < 0x20) {
-				throw NOT_JSON;
-			}
-			else if (this.utf8 && c >= 0x80) {
-				utf8Length += readUtf8(c, value, name);
+			else if (codePoint < 0x20) {
+				ascii(String.format("\\u%04x", codePoint), out);
 			}
 			else {
-				value.append((char) c);
-				utf8Length++;
+				out.write(codePoint);
 			}
-		}
-	}
-
-	private static String withinLimit(String value, boolean name, int length) {
-		if (length > (name ? MAX_NAME_LENGTH : MAX_STRING_LENGTH)) {
-			throw NOT_JSON;
-		}
-		return value;
-	}
-
-	/**
-	 * Reads an escape whose backslash has been read, appending what it stands for.
-	 * @return the length of that in UTF-8
-	 */
-	private int readEscape(StringBuilder value, boolean name) {
-		char c = readEscapedChar();
-		if (!name || !this.utf8 || !Character.isSurrogate(c)) {
-			// Jackson keeps lone surrogates in values, and in names read from UTF-16 or UTF-32.
-			value.append(c);
-			return (c < 0x80) ? 1 : (c < 0x800) ? 2 : 3;
-		}
-		if (Character.isLowSurrogate(c) || next() != '\\') {
-			throw NOT_JSON;
-		}
-		char low = readEscapedChar();
-		if (!Character.isLowSurrogate(low)) {
-			throw NOT_JSON;
-		}
-		value.append(c).append(low);
-		return 4;
-	}
-
-	private char readEscapedChar() {
-		int c = next();
-		switch (c) {
-			case 'b':
-				return '\b';
-			case 't':
-				return '\t';
-			case 'n':
-				return '\n';
-			case 'f':
-				return '\f';
-			case 'r':
-				return '\r';
-			case '"', '/', '\\':
-				return (char) c;
-			case 'u':
-				break;
-			default:
-				throw NOT_JSON;
-		}
-		int value = 0;
-		for (int i = 0; i < 4; i++) {
-			int digit = next();
-			// Jackson looks hex digits up by their low byte, so in text decoded from UTF-16 or UTF-32
-			// '\u0130' reads as the digit 0.
-			int hex = (digit < 0) ? -1 : HEX_VALUES[digit & 0xFF];
-			if (hex < 0) {
-				throw NOT_JSON;
-			}
-			value = (value << 4) | hex;
-		}
-		return (char) value;
-	}
-
-	/**
-	 * Decodes a UTF-8 sequence whose first byte has been read, as Jackson does: overlong forms and
-	 * code points above U+10FFFF are accepted, encoded surrogates are not.
-	 * @return the number of bytes read
-	 */
-	private int readUtf8(int first, StringBuilder value, boolean name) {
-		int continuations;
-		int codePoint;
-		if ((first & 0xE0) == 0xC0) {
-			continuations = 1;
-			codePoint = first & 0x1F;
-		}
-		else if ((first & 0xF0) == 0xE0) {
-			continuations = 2;
-			codePoint = first & 0x0F;
-		}
-		else if ((first & 0xF8) == 0xF0) {
-			continuations = 3;
-			codePoint = first & 0x07;
 		}
 		else {
-			throw NOT_JSON;
-		}
-		for (int i = 0; i < continuations; i++) {
-			int continuation = next();
-			if ((continuation & 0xC0) != 0x80) {
-				throw NOT_JSON;
+			for (byte b : Character.toString(codePoint).getBytes(StandardCharsets.UTF_8)) {
+				out.write(b);
 			}
-			codePoint = (codePoint << 6) | (continuation & 0x3F);
 		}
-		if (continuations < 3) {
-			if (continuations == 2 && codePoint >= 0xD800 && codePoint <= 0xDFFF) {
-				throw NOT_JSON;
-			}
-			value.append((char) codePoint);
-			return continuations + 1;
+	}
+
+	private static void ascii(String text, Output out) {
+		for (int i = 0; i < text.length(); i++) {
+			out.write(text.charAt(i));
 		}
-		int offset = codePoint - 0x10000;
-		// Jackson adds the high bits in names and ORs them in values: the same for every real code point,
-		// not for an overlong form, whose offset is negative.
-		value.append((char) (name ? 0xD800 + (offset >> 10) : 0xD800 | (offset >> 10)));
-		value.append((char) (0xDC00 | (offset & 0x3FF)));
-		return 4;
+	}
+
+	private static void expect(int c, char expected) {
+		if (c != expected) {
+			throw NO_CANONICAL_FORM;
+		}
+	}
+
+	/** The byte at {@code index}, or -1 past the end. */
+	private static int at(ByteChunks body, int index) {
+		return (index < body.length()) ? body.at(index) : -1;
 	}
 
 	private int skipWhiteSpace() {
-		while (this.position < this.end) {
-			char c = at(this.position++);
-			if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-				return c;
-			}
+		int c;
+		do {
+			c = next();
 		}
-		return -1;
+		while (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+		return c;
 	}
 
 	private int next() {
-		return (this.position < this.end) ? at(this.position++) : -1;
+		int c = peek();
+		this.position++;
+		return c;
 	}
 
 	private int peek() {
-		return (this.position < this.end) ? at(this.position) : -1;
-	}
-
-	private static int[] hexValues() {
-		int[] values = new int[256];
-		Arrays.fill(values, -1);
-		for (int i = 0; i < 10; i++) {
-			values['0' + i] = i;
-		}
-		for (int i = 0; i < 6; i++) {
-			values['a' + i] = 10 + i;
-			values['A' + i] = 10 + i;
-		}
-		return values;
+		return at(this.body, this.position);
 	}
 
 	/**
-	 * A string value left in a UTF-8 body: its bytes there are exactly the UTF-8 of its text.
-	 * @param body the body
-	 * @param start where the string's text starts, after its opening quote
-	 * @param length how many bytes its text has
+	 * A string value where it is in the body, from after its opening quote: a long one (an image in
+	 * base64) is not copied.
 	 */
-	record Utf8Span(ByteChunks body, int start, int length) {
+	record Text(ByteChunks body, int start) {
 	}
 
-	/** An array or object being read. */
-	private static final class Container {
+	/** Where canonical text goes. */
+	interface Output {
 
-		final Container outer;
+		void write(int b);
 
-		final Map<String, Object> members;
-
-		final List<Object> elements;
-
-		final char closer;
-
-		/** The name of the member whose value is being read. */
-		String name;
-
-		Container(Container outer, boolean object) {
-			this.outer = outer;
-			this.members = object ? new TreeMap<>() : null;
-			this.elements = object ? null : new ArrayList<>();
-			this.closer = object ? '}' : ']';
-		}
-
-		void add(Object value) {
-			if (this.elements != null) {
-				this.elements.add(value);
-			}
-			else if (this.members.put(this.name, value) != null) {
-				// Readers disagree about duplicate names, so such a body is compared as bytes.
-				throw NOT_JSON;
-			}
-		}
-
-		Object value() {
-			return (this.members != null) ? this.members : this.elements;
-		}
+		/** Writes {@code length} bytes of the body from {@code start}, as they are. */
+		void write(ByteChunks body, int start, int length);
 
 	}
 
-	/** The input is not one JSON value; thrown without a stack trace, and caught in {@link #read}. */
-	private static final class NotJson extends RuntimeException {
+	/** The body has no canonical form; thrown without a stack trace, and caught in {@link #read}. */
+	private static final class NoCanonicalForm extends RuntimeException {
 
-		NotJson() {
+		NoCanonicalForm() {
 			super(null, null, false, false);
 		}
 

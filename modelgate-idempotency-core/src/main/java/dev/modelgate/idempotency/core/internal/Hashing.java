@@ -9,8 +9,8 @@ import java.util.HexFormat;
  * SHA-256 with length-prefixed fields, so that no two different field lists hash the same input
  * ({@code "ab","c"} and {@code "a","bc"} differ).
  *
- * <p>A JSON body is hashed as thousands of small fields (a tag, a length, a member name), and each
- * {@link MessageDigest#update} call costs more than the bytes it hashes; small fields are therefore
+ * <p>A JSON body's canonical text is hashed as it is written, a byte at a time, and each
+ * {@link MessageDigest#update} call costs more than the bytes it hashes; bytes and small fields are therefore
  * gathered in a buffer of {@value #BUFFER_SIZE} bytes and handed to the digest in blocks, which
  * hashes exactly the same bytes in the same order.
  */
@@ -73,13 +73,8 @@ public final class Hashing {
 
 	/** Hashes a body chunk by chunk, the same as {@link #field(byte[])} of its bytes. */
 	public Hashing field(ByteChunks value) {
-		return field(value, 0, value.length());
-	}
-
-	/** Hashes bytes of a body in place, the same as {@link #field(byte[], int, int)} of a copy. */
-	public Hashing field(ByteChunks value, int start, int length) {
-		length(length);
-		value.update(this, start, length);
+		length(value.length());
+		value.update(this, 0, value.length());
 		return this;
 	}
 
@@ -87,6 +82,12 @@ public final class Hashing {
 		room(1);
 		this.buffer[this.buffered++] = (byte) tag;
 		return this;
+	}
+
+	/** Hashes one byte, the low eight bits of {@code b}, with no length prefix. */
+	void write(int b) {
+		room(1);
+		this.buffer[this.buffered++] = (byte) b;
 	}
 
 	public Hashing length(int length) {

@@ -1,6 +1,8 @@
 package dev.modelgate.idempotency.core.internal;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +19,8 @@ class RequestFingerprintTests {
 
 	@Test
 	void isLowerCaseHexSha256() {
-		assertThat(RequestFingerprint.of("POST", "/orders", null, CanonicalBody.empty())).matches("[0-9a-f]{64}");
+		assertThat(RequestFingerprint.of("POST", "/orders", null, CanonicalBody.bytes(new byte[0])))
+			.matches("[0-9a-f]{64}");
 	}
 
 	@Test
@@ -30,6 +33,19 @@ class RequestFingerprintTests {
 	void jsonBodyIsComparedByMeaning() {
 		assertThat(fingerprint("POST", "/orders", null, "{\"a\":1,\"b\":[true]}"))
 			.isEqualTo(fingerprint("POST", "/orders", null, " { \"b\" : [ true ] , \"a\" : 1.0 } "));
+	}
+
+	@Test
+	void jsonBodyIsHashedAsItsRfc8785TextAfterTheRequestsFields() throws Exception {
+		MessageDigest expected = MessageDigest.getInstance("SHA-256");
+		for (String field : List.of("POST", "/orders")) {
+			expected.update(new byte[] { 0, 0, 0, (byte) field.length() });
+			expected.update(field.getBytes(StandardCharsets.UTF_8));
+		}
+		expected.update(new byte[] { 0, 0, 0, 0, 'J' });
+		expected.update("{\"a\":[1,0.5,\"\u00e9\"],\"b\":1e+21}".getBytes(StandardCharsets.UTF_8));
+		assertThat(fingerprint("POST", "/orders", null, "{ \"b\": 1E21, \"a\": [1.0, 5e-1, \"\\u00e9\"] }"))
+			.isEqualTo(HexFormat.of().formatHex(expected.digest()));
 	}
 
 	@Test
