@@ -164,6 +164,18 @@ class ModuleDependencyRulesTests {
 			.check(spring);
 	}
 
+	/** The Actuator endpoint, the OpenAPI description and the metrics serve either web stack alike. */
+	@Test
+	void operationsSupportUsesNeitherWebStack() {
+		noClasses().that()
+			.resideInAnyPackage("dev.modelgate.idempotency.actuate..", "dev.modelgate.idempotency.openapi..",
+					"dev.modelgate.idempotency.micrometer..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.modelgate.idempotency.web.servlet..", "dev.modelgate.idempotency.web.reactive..")
+			.check(classes);
+	}
+
 	/**
 	 * Listener support knows neither Spring Boot, a store nor the web layer; each broker's package knows
 	 * only its broker, and the shared package neither.

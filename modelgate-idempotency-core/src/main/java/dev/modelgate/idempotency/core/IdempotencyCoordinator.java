@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.modelgate.idempotency.core.internal.HeartbeatLease;
 import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
 
@@ -180,7 +182,7 @@ public class IdempotencyCoordinator implements AutoCloseable {
 	 * @param waited whether the caller waited for a running duplicate
 	 * @param lease the held lease when {@code ACQUIRED}, else {@code null}
 	 */
-	public record Attempt(BeginResult result, boolean waited, Lease lease) {
+	public record Attempt(BeginResult result, boolean waited, @Nullable Lease lease) {
 
 		/** {@return the outcome of the store's last answer} */
 		public BeginResult.Outcome outcome() {

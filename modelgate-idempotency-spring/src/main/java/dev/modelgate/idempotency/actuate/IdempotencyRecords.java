@@ -12,7 +12,7 @@ import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyScope;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InvalidIdempotencyKeyException;
-import dev.modelgate.idempotency.web.servlet.DefaultClientIdentityResolver;
+import dev.modelgate.idempotency.web.internal.ClientIdentities;
 
 /**
  * What the {@code idempotency} Actuator endpoint does, without Spring Boot's endpoint annotations:
@@ -107,12 +107,12 @@ public class IdempotencyRecords {
 					"more than one client given");
 		}
 		if (principal != null) {
-			return DefaultClientIdentityResolver.principalIdentity(principal);
+			return ClientIdentities.principalIdentity(principal);
 		}
 		if (client != null) {
-			return DefaultClientIdentityResolver.headerIdentity(client);
+			return ClientIdentities.headerIdentity(client);
 		}
-		return (identity != null) ? identity : DefaultClientIdentityResolver.ANONYMOUS;
+		return (identity != null) ? identity : ClientIdentities.ANONYMOUS;
 	}
 
 }

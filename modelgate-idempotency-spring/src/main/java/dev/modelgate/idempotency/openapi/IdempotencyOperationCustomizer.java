@@ -26,8 +26,8 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.web.method.HandlerMethod;
 
 import dev.modelgate.idempotency.Idempotent;
-import dev.modelgate.idempotency.web.servlet.IdempotencyFilter;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
+import dev.modelgate.idempotency.web.KeyedRequestSettings;
 
 /**
  * Documents what the filter adds to {@code @Idempotent} operations in the springdoc-openapi
@@ -118,7 +118,7 @@ public class IdempotencyOperationCustomizer implements GlobalOperationCustomizer
 	private void markReplays(ApiResponses responses) {
 		responses.forEach((status, response) -> {
 			if (status.startsWith("2")) {
-				response.addHeaderObject(IdempotencyFilter.REPLAYED_HEADER,
+				response.addHeaderObject(KeyedRequestSettings.REPLAYED_HEADER,
 						new Header().description("true when this is a replay of the key's first response")
 							.schema(new BooleanSchema()));
 			}
