@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -23,6 +24,8 @@ import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreDecorator;
+import dev.modelgate.idempotency.core.RecordEncryption;
+import dev.modelgate.idempotency.core.RecordEncryptionKeys;
 import dev.modelgate.idempotency.web.servlet.ClientIdentityResolver;
 import dev.modelgate.idempotency.web.servlet.DefaultClientIdentityResolver;
 import dev.modelgate.idempotency.web.servlet.IdempotencyFilter;
@@ -56,12 +59,28 @@ import dev.modelgate.idempotency.web.ResponsePolicy;
 		MemoryStoreConfiguration.class, NoStoreConfiguration.class })
 public class ModelgateIdempotencyAutoConfiguration {
 
+	/**
+	 * The coordinator that every blocking caller goes through (the servlet filter, the template and so
+	 * the listeners and operations, the Actuator endpoint). Encryption, when on, sits innermost, next
+	 * to the store: the decorators (metrics, tracing) see what the application sees.
+	 */
 	@Bean
 	@ConditionalOnMissingBean
 	IdempotencyCoordinator idempotencyCoordinator(IdempotencyStore store, ModelgateIdempotencyProperties properties,
-			ObjectProvider<IdempotencyStoreDecorator> decorators) {
+			ObjectProvider<IdempotencyStoreDecorator> decorators, ObjectProvider<RecordEncryptionKeys> encryptionKeys) {
+		RecordEncryptionKeys keys = encryptionKeys.getIfAvailable();
+		RecordEncryption encryption = (keys != null) ? new RecordEncryption(keys) : null;
 		return IdempotencyCoordinator.create(store, properties.getOperationTimeout(),
-				(bounded) -> IdempotencyStoreDecorator.decorateAll(bounded, decorators.orderedStream().toList()));
+				(bounded) -> IdempotencyStoreDecorator.decorateAll(
+						(encryption != null) ? encryption.decorate(bounded) : bounded, decorators.orderedStream().toList()));
+	}
+
+	/** The keys of {@code modelgate.idempotency.encryption}, which turn encryption at rest on. */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnProperty(prefix = "modelgate.idempotency.encryption", name = "active-key-id")
+	RecordEncryptionKeys idempotencyRecordEncryptionKeys(ModelgateIdempotencyProperties properties) {
+		return RecordEncryptionSettings.keys(properties.getEncryption());
 	}
 
 	/**
