@@ -26,6 +26,7 @@ import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreDecorator;
 import dev.modelgate.idempotency.core.RecordEncryption;
 import dev.modelgate.idempotency.core.RecordEncryptionKeys;
+import dev.modelgate.idempotency.core.StoredOutcomeFilter;
 import dev.modelgate.idempotency.web.servlet.ClientIdentityResolver;
 import dev.modelgate.idempotency.web.servlet.DefaultClientIdentityResolver;
 import dev.modelgate.idempotency.web.servlet.IdempotencyFilter;
@@ -61,18 +62,23 @@ public class ModelgateIdempotencyAutoConfiguration {
 
 	/**
 	 * The coordinator that every blocking caller goes through (the servlet filter, the template and so
-	 * the listeners and operations, the Actuator endpoint). Encryption, when on, sits innermost, next
-	 * to the store: the decorators (metrics, tracing) see what the application sees.
+	 * the listeners and operations, the Actuator endpoint). What is stored is decided next to the
+	 * store: the application's {@link StoredOutcomeFilter}, then encryption, innermost, so that the
+	 * decorators (metrics, tracing) see what the application sees.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	IdempotencyCoordinator idempotencyCoordinator(IdempotencyStore store, ModelgateIdempotencyProperties properties,
-			ObjectProvider<IdempotencyStoreDecorator> decorators, ObjectProvider<RecordEncryptionKeys> encryptionKeys) {
+			ObjectProvider<IdempotencyStoreDecorator> decorators, ObjectProvider<RecordEncryptionKeys> encryptionKeys,
+			ObjectProvider<StoredOutcomeFilter> outcomeFilter) {
 		RecordEncryptionKeys keys = encryptionKeys.getIfAvailable();
 		RecordEncryption encryption = (keys != null) ? new RecordEncryption(keys) : null;
-		return IdempotencyCoordinator.create(store, properties.getOperationTimeout(),
-				(bounded) -> IdempotencyStoreDecorator.decorateAll(
-						(encryption != null) ? encryption.decorate(bounded) : bounded, decorators.orderedStream().toList()));
+		StoredOutcomeFilter filter = outcomeFilter.getIfAvailable();
+		return IdempotencyCoordinator.create(store, properties.getOperationTimeout(), (bounded) -> {
+			IdempotencyStore stored = (encryption != null) ? encryption.decorate(bounded) : bounded;
+			stored = (filter != null) ? filter.decorate(stored) : stored;
+			return IdempotencyStoreDecorator.decorateAll(stored, decorators.orderedStream().toList());
+		});
 	}
 
 	/** The keys of {@code modelgate.idempotency.encryption}, which turn encryption at rest on. */

@@ -21,13 +21,15 @@ import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.core.RecordEncryptionKeys;
 import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.core.StoredOutcomeFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The {@code modelgate.idempotency.encryption.*} properties turn encryption at rest on for the
- * auto-configured coordinator, a {@link RecordEncryptionKeys} bean does the same, and keys that cannot
- * work fail start-up with a message that names the key's id and never its value.
+ * auto-configured coordinator, a {@link RecordEncryptionKeys} bean does the same, keys that cannot
+ * work fail start-up with a message that names the key's id and never its value, and a
+ * {@link StoredOutcomeFilter} bean decides what is stored.
  */
 @Tag("boot")
 class RecordEncryptionAutoConfigurationTests {
@@ -71,6 +73,20 @@ class RecordEncryptionAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(recordAndReadRaw(context)).doesNotContain(MARKER);
 				assertThat(replay(context)).isEqualTo(MARKER);
+			});
+	}
+
+	@Test
+	void aStoredOutcomeFilterBeanDecidesWhatIsStoredBeforeItIsEncrypted() {
+		this.contextRunner
+			.withPropertyValues("modelgate.idempotency.encryption.active-key-id=k1",
+					"modelgate.idempotency.encryption.keys.k1=" + KEY_1)
+			.withBean(StoredOutcomeFilter.class, () -> (outcome) -> new StoredOutcome(outcome.kind(),
+					new String(outcome.payload(), StandardCharsets.UTF_8).replace(MARKER, "[left out]")
+						.getBytes(StandardCharsets.UTF_8)))
+			.run((context) -> {
+				assertThat(recordAndReadRaw(context)).doesNotContain(MARKER).doesNotContain("[left out]");
+				assertThat(replay(context)).isEqualTo("[left out]");
 			});
 	}
 
