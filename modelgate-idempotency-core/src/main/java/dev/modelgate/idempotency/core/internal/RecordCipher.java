@@ -12,6 +12,8 @@ import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.RecordEncryptionKeys;
 import dev.modelgate.idempotency.core.StoredOutcome;
@@ -46,6 +48,8 @@ public final class RecordCipher {
 	private static final byte[] DERIVATION_LABEL = "MGR".getBytes(StandardCharsets.US_ASCII);
 
 	private static final SecureRandom RANDOM = seededRandom();
+
+	private static final ThreadLocal<Ciphers> CIPHERS = ThreadLocal.withInitial(Ciphers::new);
 
 	private final RecordEncryptionKeys keys;
 
@@ -154,13 +158,45 @@ public final class RecordCipher {
 			System.arraycopy(DERIVATION_LABEL, 0, blocks, i * 16 + 1, DERIVATION_LABEL.length);
 			System.arraycopy(envelope, nonceAt, blocks, i * 16 + 4, SALT);
 		}
-		Cipher ecb = Cipher.getInstance("AES/ECB/NoPadding");
-		ecb.init(Cipher.ENCRYPT_MODE, key);
-		byte[] derived = ecb.doFinal(blocks);
-		Cipher gcm = Cipher.getInstance("AES/GCM/NoPadding");
-		gcm.init(mode, new SecretKeySpec(derived, "AES"), new GCMParameterSpec(TAG_BITS, envelope, nonceAt + SALT, IV));
+		Ciphers ciphers = CIPHERS.get();
+		byte[] derived = ciphers.derivation(key).doFinal(blocks);
+		ciphers.gcm.init(mode, new SecretKeySpec(derived, "AES"),
+				new GCMParameterSpec(TAG_BITS, envelope, nonceAt + SALT, IV));
 		Arrays.fill(derived, (byte) 0);
-		return gcm;
+		return ciphers.gcm;
+	}
+
+	/**
+	 * A thread's ciphers, made once: {@code Cipher.getInstance} and the configured key's schedule cost
+	 * more than sealing a small answer (see dev/notes/encryption.md). Each record's GCM key is new, so
+	 * the GCM cipher is initialised for every record all the same.
+	 */
+	private static final class Ciphers {
+
+		private final Cipher ecb;
+
+		private final Cipher gcm;
+
+		private @Nullable SecretKey ecbKey;
+
+		Ciphers() {
+			try {
+				this.ecb = Cipher.getInstance("AES/ECB/NoPadding");
+				this.gcm = Cipher.getInstance("AES/GCM/NoPadding");
+			}
+			catch (GeneralSecurityException ex) {
+				throw new IllegalStateException("This JDK has no AES/GCM", ex);
+			}
+		}
+
+		Cipher derivation(SecretKey key) throws GeneralSecurityException {
+			if (this.ecbKey != key) {
+				this.ecb.init(Cipher.ENCRYPT_MODE, key);
+				this.ecbKey = key;
+			}
+			return this.ecb;
+		}
+
 	}
 
 	private static String printable(String keyId) {
