@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -23,6 +24,9 @@ import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreDecorator;
+import dev.modelgate.idempotency.core.RecordEncryption;
+import dev.modelgate.idempotency.core.RecordEncryptionKeys;
+import dev.modelgate.idempotency.core.StoredOutcomeFilter;
 import dev.modelgate.idempotency.web.servlet.ClientIdentityResolver;
 import dev.modelgate.idempotency.web.servlet.DefaultClientIdentityResolver;
 import dev.modelgate.idempotency.web.servlet.IdempotencyFilter;
@@ -56,12 +60,33 @@ import dev.modelgate.idempotency.web.ResponsePolicy;
 		MemoryStoreConfiguration.class, NoStoreConfiguration.class })
 public class ModelgateIdempotencyAutoConfiguration {
 
+	/**
+	 * The coordinator that every blocking caller goes through (the servlet filter, the template and so
+	 * the listeners and operations, the Actuator endpoint). What is stored is decided next to the
+	 * store: the application's {@link StoredOutcomeFilter}, then encryption, innermost, so that the
+	 * decorators (metrics, tracing) see what the application sees.
+	 */
 	@Bean
 	@ConditionalOnMissingBean
 	IdempotencyCoordinator idempotencyCoordinator(IdempotencyStore store, ModelgateIdempotencyProperties properties,
-			ObjectProvider<IdempotencyStoreDecorator> decorators) {
-		return IdempotencyCoordinator.create(store, properties.getOperationTimeout(),
-				(bounded) -> IdempotencyStoreDecorator.decorateAll(bounded, decorators.orderedStream().toList()));
+			ObjectProvider<IdempotencyStoreDecorator> decorators, ObjectProvider<RecordEncryptionKeys> encryptionKeys,
+			ObjectProvider<StoredOutcomeFilter> outcomeFilter) {
+		RecordEncryptionKeys keys = encryptionKeys.getIfAvailable();
+		RecordEncryption encryption = (keys != null) ? new RecordEncryption(keys) : null;
+		StoredOutcomeFilter filter = outcomeFilter.getIfAvailable();
+		return IdempotencyCoordinator.create(store, properties.getOperationTimeout(), (bounded) -> {
+			IdempotencyStore stored = (encryption != null) ? encryption.decorate(bounded) : bounded;
+			stored = (filter != null) ? filter.decorate(stored) : stored;
+			return IdempotencyStoreDecorator.decorateAll(stored, decorators.orderedStream().toList());
+		});
+	}
+
+	/** The keys of {@code modelgate.idempotency.encryption}, which turn encryption at rest on. */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnProperty(prefix = "modelgate.idempotency.encryption", name = "active-key-id")
+	RecordEncryptionKeys idempotencyRecordEncryptionKeys(ModelgateIdempotencyProperties properties) {
+		return RecordEncryptionSettings.keys(properties.getEncryption());
 	}
 
 	/**

@@ -158,6 +158,8 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	private final Reactive reactive = new Reactive();
 
+	private final Encryption encryption = new Encryption();
+
 	/**
 	 * How long a RabbitMQ consumer waits before it requeues a message whose key another consumer is
 	 * still handling (Kafka's error handler back-off decides this there).
@@ -365,6 +367,10 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	public Reactive getReactive() {
 		return this.reactive;
+	}
+
+	public Encryption getEncryption() {
+		return this.encryption;
 	}
 
 	@Override
@@ -967,6 +973,42 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 		public void setStoreQueueCapacity(int storeQueueCapacity) {
 			this.storeQueueCapacity = storeQueueCapacity;
+		}
+
+	}
+
+	/**
+	 * Encryption at rest of what the store keeps of an answer (bodies, headers, stream events), with
+	 * AES-256-GCM. Off unless an active key id is set (or a RecordEncryptionKeys bean is declared).
+	 */
+	public static class Encryption {
+
+		/**
+		 * The id of the key that encrypts new records; one of the keys. Setting it turns encryption on.
+		 */
+		private @Nullable String activeKeyId;
+
+		/**
+		 * Keys by id (1 to 32 letters, digits, '_' or '-'), each 32 random bytes in base64 (for example
+		 * from "openssl rand -base64 32"). Keep a retired key here until the records it encrypted have
+		 * expired (ttl): a record whose key is gone is answered as a result that was not kept.
+		 */
+		private Map<String, String> keys = new LinkedHashMap<>();
+
+		public @Nullable String getActiveKeyId() {
+			return this.activeKeyId;
+		}
+
+		public void setActiveKeyId(@Nullable String activeKeyId) {
+			this.activeKeyId = activeKeyId;
+		}
+
+		public Map<String, String> getKeys() {
+			return this.keys;
+		}
+
+		public void setKeys(Map<String, String> keys) {
+			this.keys = keys;
 		}
 
 	}

@@ -26,6 +26,9 @@ import dev.modelgate.idempotency.core.internal.CanonicalBody;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreDecorator;
+import dev.modelgate.idempotency.core.RecordEncryption;
+import dev.modelgate.idempotency.core.RecordEncryptionKeys;
+import dev.modelgate.idempotency.core.StoredOutcomeFilter;
 import dev.modelgate.idempotency.web.reactive.DefaultReactiveClientIdentityResolver;
 import dev.modelgate.idempotency.web.reactive.IdempotencyWebFilter;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
@@ -57,7 +60,8 @@ public class ModelgateIdempotencyWebFluxAutoConfiguration {
 
 	/**
 	 * The blocking store behind a bounded pool, the store decorators (metrics, tracing) around it so
-	 * that they measure the store and not the queue.
+	 * that they measure the store and not the queue. Not encryption: the engine applies it, to whichever
+	 * asynchronous store it is given.
 	 */
 	@Bean
 	@ConditionalOnMissingBean(AsyncIdempotencyStore.class)
@@ -124,13 +128,24 @@ public class ModelgateIdempotencyWebFluxAutoConfiguration {
 				PathPatternParser.defaultInstance.parse(path), endpoint);
 	}
 
+	/**
+	 * The engine under the WebFlux filter and the gateway filter: the one place every reactive store call
+	 * goes through, whichever {@link AsyncIdempotencyStore} serves it (the adapted blocking store, the
+	 * reactive Redis store, an application's own), so what is stored is decided here: the application's
+	 * {@link StoredOutcomeFilter}, then encryption, as for the blocking coordinator.
+	 */
 	@Bean
 	@ConditionalOnMissingBean
 	ReactiveIdempotencyEngine reactiveIdempotencyEngine(AsyncIdempotencyStore store,
 			ReactiveClientIdentityResolver identityResolver, ResponsePolicy responsePolicy,
 			ReactiveIdempotencyProblemRenderer problemRenderer, ModelgateIdempotencyProperties properties,
-			ObjectProvider<IdempotencyListener> listeners) {
-		ReactiveIdempotencyEngine engine = new ReactiveIdempotencyEngine(store, identityResolver, responsePolicy,
+			ObjectProvider<IdempotencyListener> listeners, ObjectProvider<RecordEncryptionKeys> encryptionKeys,
+			ObjectProvider<StoredOutcomeFilter> outcomeFilter) {
+		RecordEncryptionKeys keys = encryptionKeys.getIfAvailable();
+		AsyncIdempotencyStore stored = (keys != null) ? new RecordEncryption(keys).decorate(store) : store;
+		StoredOutcomeFilter filter = outcomeFilter.getIfAvailable();
+		stored = (filter != null) ? filter.decorate(stored) : stored;
+		ReactiveIdempotencyEngine engine = new ReactiveIdempotencyEngine(stored, identityResolver, responsePolicy,
 				problemRenderer, new ReplayHeaders(properties.getReplayHeaders()),
 				KeyedRequestProperties.settings(properties,
 						identityResolver instanceof DefaultReactiveClientIdentityResolver));

@@ -82,6 +82,7 @@ final class SettingsCheck {
 		positive("stream.maxBytes", p.getStream().getMaxBytes(), "8MB");
 		positive("stream.maxDuration", p.getStream().getMaxDuration(), "10m");
 		positive("stream.pollInterval", p.getStream().getPollInterval(), "100ms");
+		encryption(p.getEncryption());
 		if (p.getRoutes() != null && !p.getRoutes().isEmpty()
 				&& ClassUtils.isPresent("org.springframework.web.util.pattern.PathPatternParser", null)) {
 			new RouteChecks().run(p.getRoutes());
@@ -247,6 +248,37 @@ final class SettingsCheck {
 	 * The message starts with the property's full name, so that it reads on its own wherever it is
 	 * shown: in the failure analysis, in a test's assertion, or in the exception's own text.
 	 */
+	/**
+	 * Keys are reported as global errors, so that the failure analysis, which prints the given value of
+	 * a rejected field, never prints a key.
+	 */
+	private void encryption(ModelgateIdempotencyProperties.Encryption encryption) {
+		String active = encryption.getActiveKeyId();
+		Map<String, String> keys = encryption.getKeys();
+		if (active == null && keys.isEmpty()) {
+			return;
+		}
+		if (active == null || active.isBlank()) {
+			reject("encryption.activeKeyId", "must name the key that encrypts new records, one of "
+					+ "modelgate.idempotency.encryption.keys (given: " + String.join(", ", keys.keySet()) + ")");
+		}
+		else if (keys.isEmpty()) {
+			reject("encryption.activeKeyId", "names a key, but modelgate.idempotency.encryption.keys gives none: "
+					+ "add modelgate.idempotency.encryption.keys." + active.strip()
+					+ "=<32 random bytes in base64, such as the output of 'openssl rand -base64 32'>");
+		}
+		else if (!keys.containsKey(active.strip())) {
+			reject("encryption.activeKeyId", "must be one of the ids of modelgate.idempotency.encryption.keys ("
+					+ String.join(", ", keys.keySet()) + ")");
+		}
+		keys.forEach((id, value) -> {
+			String problem = RecordEncryptionSettings.problem(id, value);
+			if (problem != null) {
+				this.errors.reject("modelgate.idempotency.invalid", problem);
+			}
+		});
+	}
+
 	private void reject(String field, String reason) {
 		this.errors.rejectValue(field, "modelgate.idempotency.invalid",
 				ModelgateIdempotencyProperties.PREFIX + "." + DataObjectPropertyName.toDashedForm(field) + " " + reason);

@@ -518,10 +518,11 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		defaults.put("modelgate.idempotency.reactive.store-threads", 16);
 		defaults.put("modelgate.idempotency.reactive.store-queue-capacity", 256);
 		defaults.put("modelgate.idempotency.listener-requeue-delay", "1s");
-		// Unset by default: no identity header, and no headers beyond the built-in allowlist.
+		// Unset by default: no identity header, no headers beyond the built-in allowlist, no encryption.
 		List<String> withoutDefault = List.of("modelgate.idempotency.client-identity-header",
 				"modelgate.idempotency.replay-headers", "modelgate.idempotency.routes",
-				"modelgate.idempotency.listeners");
+				"modelgate.idempotency.listeners", "modelgate.idempotency.encryption.active-key-id",
+				"modelgate.idempotency.encryption.keys");
 		assertThat(expectedNames).containsExactlyInAnyOrderElementsOf(concat(defaults.keySet(), withoutDefault));
 		JsonMapper mapper = JsonMapper.builder().build();
 		defaults.forEach((name, value) -> assertThat(metadata.get(name).get("defaultValue"))

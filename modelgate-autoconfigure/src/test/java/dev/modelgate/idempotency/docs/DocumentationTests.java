@@ -214,6 +214,9 @@ class DocumentationTests {
 			return route.group(1) == null || beanProperties(ModelgateIdempotencyProperties.Route.class)
 				.contains(route.group(1));
 		}
+		if (trimmed.matches("encryption\\.keys\\.[A-Za-z0-9_-]+")) {
+			return true; // a key by its id
+		}
 		Matcher listener = Pattern.compile("listeners\\.[^.]+(?:\\.([a-z-]+))?").matcher(trimmed);
 		if (listener.matches()) {
 			return listener.group(1) == null || beanProperties(ModelgateIdempotencyProperties.Listener.class)

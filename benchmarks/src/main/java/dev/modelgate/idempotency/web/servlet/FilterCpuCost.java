@@ -27,7 +27,9 @@ import dev.modelgate.idempotency.web.reactive.ReactiveEngineBenchmark;
  * own. {@code paths}, a regular expression, picks some. The servlet filter's new key over the memory
  * store ({@code newKeyMemory} against {@code newKeyBare}) and the reactive engine's
  * ({@code reactiveNewKey} against {@code reactiveNewKeyBare}, {@link ReactiveEngineBenchmark}) can be
- * compared in one run. Figures depend on which paths share the process (call sites the paths share
+ * compared in one run, and so can a new key and a replay with and without encryption at rest
+ * ({@code newKeyMemoryEncrypted} against {@code newKeyMemory}, {@code replayMemoryEncrypted} against
+ * {@code replayMemory}). Figures depend on which paths share the process (call sites the paths share
  * stay more or less polymorphic): compare only runs of the same paths.
  *
  * <pre>java -cp benchmarks/target/benchmarks.jar dev.modelgate.idempotency.web.servlet.FilterCpuCost [seconds] [rounds] [threads] [warm-up] [paths]</pre>
@@ -55,6 +57,9 @@ public final class FilterCpuCost {
 		paths.put("newKeyFiltered", benchmark::newKeyFiltered);
 		paths.put("replayFiltered", benchmark::replayFiltered);
 		paths.put("newKeyMemory", benchmark::newKeyMemory);
+		paths.put("newKeyMemoryEncrypted", benchmark::newKeyMemoryEncrypted);
+		paths.put("replayMemory", benchmark::replayMemory);
+		paths.put("replayMemoryEncrypted", benchmark::replayMemoryEncrypted);
 		paths.put("reactiveNewKeyBare", reactive::newKeyBare);
 		paths.put("reactiveNewKey", reactive::newKeyEngine);
 		paths.keySet().removeIf((name) -> !name.matches(picked));

@@ -1,12 +1,16 @@
 package dev.modelgate.idempotency.web.servlet;
 
 import java.io.IOException;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+
+import javax.crypto.spec.SecretKeySpec;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -59,6 +63,8 @@ import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
+import dev.modelgate.idempotency.core.RecordEncryption;
+import dev.modelgate.idempotency.core.RecordEncryptionKeys;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
 import dev.modelgate.idempotency.micrometer.ObservedIdempotencyStore;
@@ -136,6 +142,12 @@ public class IdempotencyFilterBenchmark {
 
 	private IdempotencyFilter memoryFilter;
 
+	private IdempotencyCoordinator encryptedCoordinator;
+
+	private IdempotencyFilter encryptedFilter;
+
+	private String memoryReplayKey;
+
 	private String replayKey;
 
 	/** Stands for a trivial handler: reads the body and writes a small JSON answer. */
@@ -180,6 +192,28 @@ public class IdempotencyFilterBenchmark {
 		this.configuredFilter = filter(resolver, this.configuredCoordinator);
 		this.memoryCoordinator = IdempotencyCoordinator.create(new InMemoryIdempotencyStore(), operationTimeout);
 		this.memoryFilter = filter(resolver, this.memoryCoordinator);
+		// The memory store again, with records encrypted at rest as modelgate.idempotency.encryption.* sets it up.
+		byte[] key = new byte[32];
+		new SecureRandom().nextBytes(key);
+		RecordEncryption encryption = new RecordEncryption(
+				RecordEncryptionKeys.of("k1", Map.of("k1", new SecretKeySpec(key, "AES"))));
+		this.encryptedCoordinator = IdempotencyCoordinator.create(new InMemoryIdempotencyStore(), operationTimeout,
+				encryption::decorate);
+		this.encryptedFilter = filter(resolver, this.encryptedCoordinator);
+		this.memoryReplayKey = "memory-replay-" + System.nanoTime();
+		for (IdempotencyFilter recording : List.of(this.memoryFilter, this.encryptedFilter)) {
+			MockHttpServletResponse recorded = BlockMocks.response();
+			recording.doFilter(keyedRequest(this.memoryReplayKey), recorded, this.handler);
+			if (recorded.getStatus() != 200) {
+				throw new IllegalStateException("the memory replay key's first request answered " + recorded.getStatus());
+			}
+			MockHttpServletResponse replayed = BlockMocks.response();
+			recording.doFilter(keyedRequest(this.memoryReplayKey), replayed, this.handler);
+			if (replayed.getStatus() != 200 || replayed.getHeader(IdempotencyFilter.REPLAYED_HEADER) == null
+					|| !Arrays.equals(replayed.getContentAsByteArray(), this.responseBody)) {
+				throw new IllegalStateException("the memory replay key was not replayed: " + replayed.getStatus());
+			}
+		}
 		this.configuredFilter.setListeners(List.of(new MicrometerIdempotencyListener(this.meterRegistry)));
 		this.replayKey = "replay-" + System.nanoTime();
 		MockHttpServletResponse first = BlockMocks.response();
@@ -208,6 +242,7 @@ public class IdempotencyFilterBenchmark {
 		this.handingOff.close();
 		this.configuredCoordinator.close();
 		this.memoryCoordinator.close();
+		this.encryptedCoordinator.close();
 		this.context.close();
 	}
 
@@ -247,6 +282,30 @@ public class IdempotencyFilterBenchmark {
 	public MockHttpServletResponse newKeyMemory() throws IOException, ServletException {
 		MockHttpServletResponse response = BlockMocks.response();
 		this.memoryFilter.doFilter(keyedRequest(), response, this.handler);
+		return response;
+	}
+
+	/** {@link #newKeyMemory} with the response encrypted before it is stored. */
+	@Benchmark
+	public MockHttpServletResponse newKeyMemoryEncrypted() throws IOException, ServletException {
+		MockHttpServletResponse response = BlockMocks.response();
+		this.encryptedFilter.doFilter(keyedRequest(), response, this.handler);
+		return response;
+	}
+
+	/** A replay from the memory store: the side of {@link #replayMemoryEncrypted} without encryption. */
+	@Benchmark
+	public MockHttpServletResponse replayMemory() throws IOException, ServletException {
+		MockHttpServletResponse response = BlockMocks.response();
+		this.memoryFilter.doFilter(keyedRequest(this.memoryReplayKey), response, this.handler);
+		return response;
+	}
+
+	/** A replay from the memory store of a response stored encrypted: it is decrypted first. */
+	@Benchmark
+	public MockHttpServletResponse replayMemoryEncrypted() throws IOException, ServletException {
+		MockHttpServletResponse response = BlockMocks.response();
+		this.encryptedFilter.doFilter(keyedRequest(this.memoryReplayKey), response, this.handler);
 		return response;
 	}
 

@@ -1,0 +1,107 @@
+package dev.modelgate.idempotency.core.internal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.IdempotencyRecord;
+import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.core.StreamSlice;
+
+/**
+ * An {@link IdempotencyStore} that keeps outcomes, stream heads and stream events sealed by a
+ * {@link RecordCipher}: what it writes is sealed, what it reads is opened. The rest of a record
+ * (fingerprint, state, token) is the delegate's, unchanged. The decisions on what cannot be opened
+ * are {@link RecordSeal}'s, shared with the asynchronous store.
+ */
+public final class EncryptingIdempotencyStore implements IdempotencyStore {
+
+	private final IdempotencyStore delegate;
+
+	private final RecordSeal seal;
+
+	/**
+	 * @param delegate the store that keeps the sealed bytes
+	 * @param seal seals and opens them
+	 */
+	public EncryptingIdempotencyStore(IdempotencyStore delegate, RecordSeal seal) {
+		this.delegate = delegate;
+		this.seal = seal;
+	}
+
+	@Override
+	public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
+		return this.seal.opened(scope, this.delegate.begin(scope, fingerprint, token, leaseTtl));
+	}
+
+	@Override
+	public boolean renew(String scope, String token, Duration leaseTtl) {
+		return this.delegate.renew(scope, token, leaseTtl);
+	}
+
+	@Override
+	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
+		return this.delegate.complete(scope, token, this.seal.sealed(scope, outcome), ttl);
+	}
+
+	@Override
+	public boolean release(String scope, String token) {
+		return this.delegate.release(scope, token);
+	}
+
+	@Override
+	public Optional<IdempotencyRecord> find(String scope) {
+		return this.delegate.find(scope);
+	}
+
+	@Override
+	public boolean delete(String scope) {
+		return this.delegate.delete(scope);
+	}
+
+	@Override
+	public boolean openStream(String scope, String token, byte[] head) {
+		return this.delegate.openStream(scope, token, this.seal.sealedHead(scope, head));
+	}
+
+	@Override
+	public boolean appendEvents(String scope, String token, long fromSequence, List<byte[]> events) {
+		return this.delegate.appendEvents(scope, token, fromSequence, this.seal.sealedEvents(scope, fromSequence, events));
+	}
+
+	@Override
+	public boolean completeStream(String scope, String token, Duration ttl) {
+		return this.delegate.completeStream(scope, token, ttl);
+	}
+
+	@Override
+	public Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
+		return this.delegate.readStream(scope, afterSequence, max).map((slice) -> this.seal.opened(scope, slice));
+	}
+
+	@Override
+	public String type() {
+		return this.delegate.type();
+	}
+
+	@Override
+	public @Nullable Duration callTimeLimit() {
+		return this.delegate.callTimeLimit();
+	}
+
+	@Override
+	public IdempotencyStore forHolder(String scope) {
+		IdempotencyStore holder = this.delegate.forHolder(scope);
+		return (holder == this.delegate) ? this : new EncryptingIdempotencyStore(holder, this.seal);
+	}
+
+	@Override
+	public String toString() {
+		return "EncryptingIdempotencyStore[" + this.delegate + "]";
+	}
+
+}
