@@ -500,6 +500,8 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		defaults.put("modelgate.idempotency.record-server-errors", false);
 		defaults.put("modelgate.idempotency.redis.key-prefix", "modelgate:idempotency:");
 		defaults.put("modelgate.idempotency.redis.require-noeviction", false);
+		defaults.put("modelgate.idempotency.redis.fail-fast", true);
+		defaults.put("modelgate.idempotency.redis.max-reconnect-delay", "1s");
 		defaults.put("modelgate.idempotency.jdbc.table-name", "modelgate_idempotency");
 		defaults.put("modelgate.idempotency.jdbc.initialize-schema", "embedded");
 		defaults.put("modelgate.idempotency.jdbc.purge-interval", "5m");
