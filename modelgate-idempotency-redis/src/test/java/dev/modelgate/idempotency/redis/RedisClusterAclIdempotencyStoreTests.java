@@ -128,7 +128,7 @@ class RedisClusterAclIdempotencyStoreTests extends IdempotencyStoreContractTests
 	@Test
 	void docsGiveTheTestedClusterRules() throws IOException {
 		assertThat(Files.readString(Path.of("..", "docs", "STORES.md"))).contains("`" + CLUSTER_RULE + "`");
-		assertThat(Files.readString(Path.of("..", "docs", "OPERATIONS.md")))
+		assertThat(Files.readString(Path.of("..", "docs", "STORES.md")))
 			.contains("`" + String.join(" ", QUIET_RULES) + "`");
 	}
 
