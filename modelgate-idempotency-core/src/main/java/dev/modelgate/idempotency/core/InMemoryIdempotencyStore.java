@@ -260,6 +260,19 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		return this.evictions;
 	}
 
+	/**
+	 * Drops every record and recorded stream, in progress or completed, and the eviction count: the
+	 * store is then as new. For tests that share one store (one Spring test context) and must not see
+	 * each other's keys; a holder whose record was dropped finds its {@code renew} and
+	 * {@code complete} refused, as after an expiry.
+	 */
+	public synchronized void clear() {
+		this.records.clear();
+		this.bytes = 0;
+		this.evictions = 0;
+		this.noExpiryBefore = Instant.MAX;
+	}
+
 	private @Nullable Entry heldBy(String scope, String token, Instant now) {
 		Entry entry = this.records.get(scope);
 		if (entry == null) {
