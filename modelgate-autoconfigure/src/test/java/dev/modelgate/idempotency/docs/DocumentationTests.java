@@ -125,6 +125,27 @@ class DocumentationTests {
 	}
 
 	@Test
+	void everyJavaSnippetOfTheTestingGuidesHelpersIsCodeTheBuildRuns() throws IOException {
+		String guide = read(ROOT.resolve("docs/TESTING.md"));
+		String helpers = guide.substring(guide.indexOf("## Resetting state between tests"));
+		StringBuilder sources = new StringBuilder();
+		try (Stream<Path> files = Files.list(ROOT.resolve("modelgate-autoconfigure/src/test/java/dev/modelgate/idempotency/docs"))) {
+			for (Path file : files.sorted().toList()) {
+				sources.append(read(file)).append('\n');
+			}
+		}
+		String runs = normalized(sources.toString());
+		Matcher snippet = Pattern.compile("(?ms)^\\s*```java\\n(.*?)^\\s*```").matcher(helpers);
+		int snippets = 0;
+		while (snippet.find()) {
+			snippets++;
+			assertThat(runs).as("docs/TESTING.md's snippet, in dev.modelgate.idempotency.docs' tests")
+				.contains(normalized(snippet.group(1)));
+		}
+		assertThat(snippets).isGreaterThanOrEqualTo(6);
+	}
+
+	@Test
 	void everyRelativeLinkAndAnchorResolves() throws IOException {
 		List<String> broken = new ArrayList<>();
 		for (Path document : documents()) {
