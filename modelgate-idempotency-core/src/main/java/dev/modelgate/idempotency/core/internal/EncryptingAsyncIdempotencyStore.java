@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -18,9 +17,7 @@ import dev.modelgate.idempotency.core.StreamSlice;
  * thread before the call, opening on the thread that completes the answer. A failure to seal fails
  * the future, as the store's contract asks, instead of throwing from the call.
  */
-public final class EncryptingAsyncIdempotencyStore implements AsyncIdempotencyStore {
-
-	private final AsyncIdempotencyStore delegate;
+public final class EncryptingAsyncIdempotencyStore extends ForwardingAsyncIdempotencyStore {
 
 	private final RecordSeal seal;
 
@@ -29,7 +26,7 @@ public final class EncryptingAsyncIdempotencyStore implements AsyncIdempotencySt
 	 * @param seal seals and opens them
 	 */
 	public EncryptingAsyncIdempotencyStore(AsyncIdempotencyStore delegate, RecordSeal seal) {
-		this.delegate = delegate;
+		super(delegate);
 		this.seal = seal;
 	}
 
@@ -40,56 +37,27 @@ public final class EncryptingAsyncIdempotencyStore implements AsyncIdempotencySt
 	}
 
 	@Override
-	public CompletableFuture<Boolean> renew(String scope, String token, Duration leaseTtl) {
-		return this.delegate.renew(scope, token, leaseTtl);
-	}
-
-	@Override
 	public CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome,
 			Duration ttl) {
-		return sealing(() -> this.delegate.complete(scope, token, this.seal.sealed(scope, outcome), ttl));
-	}
-
-	@Override
-	public CompletableFuture<Boolean> release(String scope, String token) {
-		return this.delegate.release(scope, token);
+		return failingTheFuture(() -> this.delegate.complete(scope, token, this.seal.sealed(scope, outcome), ttl));
 	}
 
 	@Override
 	public CompletableFuture<Boolean> openStream(String scope, String token, byte[] head) {
-		return sealing(() -> this.delegate.openStream(scope, token, this.seal.sealedHead(scope, head)));
+		return failingTheFuture(() -> this.delegate.openStream(scope, token, this.seal.sealedHead(scope, head)));
 	}
 
 	@Override
 	public CompletableFuture<Boolean> appendEvents(String scope, String token, long fromSequence,
 			List<byte[]> events) {
-		return sealing(() -> this.delegate.appendEvents(scope, token, fromSequence,
+		return failingTheFuture(() -> this.delegate.appendEvents(scope, token, fromSequence,
 				this.seal.sealedEvents(scope, fromSequence, events)));
-	}
-
-	@Override
-	public CompletableFuture<Boolean> completeStream(String scope, String token, Duration ttl) {
-		return this.delegate.completeStream(scope, token, ttl);
 	}
 
 	@Override
 	public CompletableFuture<Optional<StreamSlice>> readStream(String scope, long afterSequence, int max) {
 		return this.delegate.readStream(scope, afterSequence, max)
 			.thenApply((found) -> found.map((slice) -> this.seal.opened(scope, slice)));
-	}
-
-	@Override
-	public String toString() {
-		return "EncryptingAsyncIdempotencyStore[" + this.delegate + "]";
-	}
-
-	private static <T> CompletableFuture<T> sealing(Supplier<CompletableFuture<T>> call) {
-		try {
-			return call.get();
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
 	}
 
 }

@@ -7,7 +7,6 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 import dev.modelgate.idempotency.core.BeginResult;
-import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
@@ -18,9 +17,7 @@ import dev.modelgate.idempotency.core.StreamSlice;
  * (fingerprint, state, token) is the delegate's, unchanged. The decisions on what cannot be opened
  * are {@link RecordSeal}'s, shared with the asynchronous store.
  */
-public final class EncryptingIdempotencyStore implements IdempotencyStore {
-
-	private final IdempotencyStore delegate;
+public final class EncryptingIdempotencyStore extends ForwardingIdempotencyStore {
 
 	private final RecordSeal seal;
 
@@ -29,8 +26,13 @@ public final class EncryptingIdempotencyStore implements IdempotencyStore {
 	 * @param seal seals and opens them
 	 */
 	public EncryptingIdempotencyStore(IdempotencyStore delegate, RecordSeal seal) {
-		this.delegate = delegate;
+		super(delegate);
 		this.seal = seal;
+	}
+
+	@Override
+	IdempotencyStore withDelegate(IdempotencyStore delegate) {
+		return new EncryptingIdempotencyStore(delegate, this.seal);
 	}
 
 	@Override
@@ -39,28 +41,8 @@ public final class EncryptingIdempotencyStore implements IdempotencyStore {
 	}
 
 	@Override
-	public boolean renew(String scope, String token, Duration leaseTtl) {
-		return this.delegate.renew(scope, token, leaseTtl);
-	}
-
-	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
 		return this.delegate.complete(scope, token, this.seal.sealed(scope, outcome), ttl);
-	}
-
-	@Override
-	public boolean release(String scope, String token) {
-		return this.delegate.release(scope, token);
-	}
-
-	@Override
-	public Optional<IdempotencyRecord> find(String scope) {
-		return this.delegate.find(scope);
-	}
-
-	@Override
-	public boolean delete(String scope) {
-		return this.delegate.delete(scope);
 	}
 
 	@Override
@@ -74,34 +56,8 @@ public final class EncryptingIdempotencyStore implements IdempotencyStore {
 	}
 
 	@Override
-	public boolean completeStream(String scope, String token, Duration ttl) {
-		return this.delegate.completeStream(scope, token, ttl);
-	}
-
-	@Override
 	public Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
 		return this.delegate.readStream(scope, afterSequence, max).map((slice) -> this.seal.opened(scope, slice));
-	}
-
-	@Override
-	public String type() {
-		return this.delegate.type();
-	}
-
-	@Override
-	public @Nullable Duration callTimeLimit() {
-		return this.delegate.callTimeLimit();
-	}
-
-	@Override
-	public IdempotencyStore forHolder(String scope) {
-		IdempotencyStore holder = this.delegate.forHolder(scope);
-		return (holder == this.delegate) ? this : new EncryptingIdempotencyStore(holder, this.seal);
-	}
-
-	@Override
-	public String toString() {
-		return "EncryptingIdempotencyStore[" + this.delegate + "]";
 	}
 
 }

@@ -1,25 +1,18 @@
 package dev.modelgate.idempotency.core.internal;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.modelgate.idempotency.core.BeginResult;
-import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StoredOutcomeFilter;
-import dev.modelgate.idempotency.core.StreamSlice;
 
 /**
  * An {@link IdempotencyStore} that passes each outcome it completes through a
  * {@link StoredOutcomeFilter} and keeps what the filter returns; everything else is the delegate's.
  */
-public final class FilteringIdempotencyStore implements IdempotencyStore {
-
-	private final IdempotencyStore delegate;
+public final class FilteringIdempotencyStore extends ForwardingIdempotencyStore {
 
 	private final StoredOutcomeFilter filter;
 
@@ -28,79 +21,18 @@ public final class FilteringIdempotencyStore implements IdempotencyStore {
 	 * @param filter chooses what is kept
 	 */
 	public FilteringIdempotencyStore(IdempotencyStore delegate, StoredOutcomeFilter filter) {
-		this.delegate = delegate;
+		super(delegate);
 		this.filter = filter;
 	}
 
 	@Override
-	public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
-		return this.delegate.begin(scope, fingerprint, token, leaseTtl);
-	}
-
-	@Override
-	public boolean renew(String scope, String token, Duration leaseTtl) {
-		return this.delegate.renew(scope, token, leaseTtl);
+	IdempotencyStore withDelegate(IdempotencyStore delegate) {
+		return new FilteringIdempotencyStore(delegate, this.filter);
 	}
 
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
 		return this.delegate.complete(scope, token, (outcome != null) ? this.filter.filter(outcome) : null, ttl);
-	}
-
-	@Override
-	public boolean release(String scope, String token) {
-		return this.delegate.release(scope, token);
-	}
-
-	@Override
-	public Optional<IdempotencyRecord> find(String scope) {
-		return this.delegate.find(scope);
-	}
-
-	@Override
-	public boolean delete(String scope) {
-		return this.delegate.delete(scope);
-	}
-
-	@Override
-	public boolean openStream(String scope, String token, byte[] head) {
-		return this.delegate.openStream(scope, token, head);
-	}
-
-	@Override
-	public boolean appendEvents(String scope, String token, long fromSequence, List<byte[]> events) {
-		return this.delegate.appendEvents(scope, token, fromSequence, events);
-	}
-
-	@Override
-	public boolean completeStream(String scope, String token, Duration ttl) {
-		return this.delegate.completeStream(scope, token, ttl);
-	}
-
-	@Override
-	public Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
-		return this.delegate.readStream(scope, afterSequence, max);
-	}
-
-	@Override
-	public String type() {
-		return this.delegate.type();
-	}
-
-	@Override
-	public @Nullable Duration callTimeLimit() {
-		return this.delegate.callTimeLimit();
-	}
-
-	@Override
-	public IdempotencyStore forHolder(String scope) {
-		IdempotencyStore holder = this.delegate.forHolder(scope);
-		return (holder == this.delegate) ? this : new FilteringIdempotencyStore(holder, this.filter);
-	}
-
-	@Override
-	public String toString() {
-		return "FilteringIdempotencyStore[" + this.delegate + "]";
 	}
 
 }
