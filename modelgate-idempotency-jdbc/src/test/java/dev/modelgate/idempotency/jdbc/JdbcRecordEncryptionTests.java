@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Encryption at rest on a real PostgreSQL: what a {@code SELECT} of the records and events tables
+ * Encryption at rest on a real PostgreSQL (and MariaDB, {@link MariaDbRecordEncryptionTests}): what a {@code SELECT} of the records and events tables
  * shows never holds the answer in plaintext, a replay still gives the exact bytes, and bytes altered
  * in the table are never replayed.
  */
@@ -41,18 +41,23 @@ class JdbcRecordEncryptionTests {
 
 	private static final Duration TTL = Duration.ofMinutes(5);
 
-	private final JdbcTemplate jdbcTemplate = new JdbcTemplate(TestDatabase.POSTGRESQL.dataSource());
+	private final JdbcTemplate jdbcTemplate = new JdbcTemplate(database().dataSource());
 
-	private final IdempotencyStore raw = TestDatabase.POSTGRESQL.store(this.jdbcTemplate, TABLE);
+	private final IdempotencyStore raw = database().store(this.jdbcTemplate, TABLE);
 
 	private final IdempotencyStore store = new RecordEncryption(RecordEncryptionKeys.of("k1",
 			Map.of("k1", new SecretKeySpec(new byte[] { 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 11, 12, 13, 14, 15, 16, 17, 18, 19,
 					20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32 }, "AES"))))
 		.decorate(this.raw);
 
+	/** {@return the database under test} */
+	TestDatabase database() {
+		return TestDatabase.POSTGRESQL;
+	}
+
 	@BeforeEach
 	void createTable() {
-		TestDatabase.POSTGRESQL.createOnce(TABLE);
+		database().createOnce(TABLE);
 	}
 
 	@Test
@@ -108,8 +113,9 @@ class JdbcRecordEncryptionTests {
 		String target = scope();
 		record(this.store, source, answer());
 		record(this.store, target, "{\"other\":true}".getBytes(StandardCharsets.UTF_8));
-		this.jdbcTemplate.update("UPDATE " + TABLE + " SET outcome = (SELECT outcome FROM " + TABLE
-				+ " WHERE scope = ?) WHERE scope = ?", source, target);
+		byte[] copied = this.jdbcTemplate.queryForObject("SELECT outcome FROM " + TABLE + " WHERE scope = ?",
+				byte[].class, source);
+		this.jdbcTemplate.update("UPDATE " + TABLE + " SET outcome = ? WHERE scope = ?", copied, target);
 
 		assertThat(this.store.begin(target, "fp", "t2", LEASE)).isEqualTo(BeginResult.completed(null));
 		assertThat(this.store.begin(source, "fp", "t2", LEASE).stored().payload()).isEqualTo(answer());
@@ -121,8 +127,9 @@ class JdbcRecordEncryptionTests {
 		this.store.begin(scope, "fp", "t1", LEASE);
 		this.store.openStream(scope, "t1", "head".getBytes(StandardCharsets.UTF_8));
 		this.store.appendEvents(scope, "t1", 1, List.of(event(1), event(2)));
-		this.jdbcTemplate.update("UPDATE " + TABLE + "_events SET data = (SELECT data FROM " + TABLE
-				+ "_events WHERE scope = ? AND seq = 1) WHERE scope = ? AND seq = 2", scope, scope);
+		byte[] first = this.jdbcTemplate.queryForObject(
+				"SELECT data FROM " + TABLE + "_events WHERE scope = ? AND seq = 1", byte[].class, scope);
+		this.jdbcTemplate.update("UPDATE " + TABLE + "_events SET data = ? WHERE scope = ? AND seq = 2", first, scope);
 
 		assertThatExceptionOfType(IdempotencyStoreException.class)
 			.isThrownBy(() -> this.store.readStream(scope, 0, 10))
