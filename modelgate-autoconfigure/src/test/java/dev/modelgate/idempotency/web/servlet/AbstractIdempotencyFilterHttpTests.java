@@ -30,7 +30,6 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.modelgate.idempotency.core.internal.ByteChunks;
-import dev.modelgate.idempotency.core.internal.ChunkPool;
 import dev.modelgate.idempotency.web.testapp.CountingStorePostProcessor;
 import dev.modelgate.idempotency.web.testapp.Invocations;
 import dev.modelgate.idempotency.web.testapp.TestApplication;
@@ -286,26 +285,6 @@ abstract class AbstractIdempotencyFilterHttpTests {
 		HttpResponse<byte[]> response = this.http.post("/orders", newKey(), "application/octet-stream", body);
 		assertProblem(response, 413, "idempotency_request_too_large");
 		assertThat(this.invocations.count("orders")).isZero();
-	}
-
-	/**
-	 * A body of a full chunk is read into a pooled chunk, which goes back once the request completed:
-	 * at once for a handler that answered on its thread, at the end of the async cycle for a
-	 * {@code DeferredResult} set from another thread. No other request here has a body that large, so
-	 * the pool is empty while the request runs (it takes the one chunk the pool may hold), and holds
-	 * one again only if that chunk came back; it keeps it for at least a second before trimming it.
-	 */
-	@ParameterizedTest
-	@ValueSource(strings = { "/required", "/deferred" })
-	void bodyChunksGoBackToThePoolOnceTheRequestCompleted(String path) {
-		ChunkPool pool = this.filter.bodyChunks();
-		assertThat(pool.capacity()).isPositive();
-		byte[] body = new byte[ByteChunks.CHUNK_SIZE];
-		Arrays.fill(body, (byte) 'x');
-		HttpResponse<byte[]> response = this.http.post(path, newKey(), "text/plain", body);
-		assertThat(response.statusCode()).as(text(response)).isEqualTo(200);
-		await().atMost(Duration.ofSeconds(10)).until(() -> pool.available() > 0);
-		assertThat(pool.available()).isEqualTo(1);
 	}
 
 	/**

@@ -18,8 +18,7 @@ import java.util.Objects;
  * {@value #CHUNK_SIZE} bytes stay young garbage however large the body is.
  *
  * <p>Every chunk but the last is full, so a position in the body is found with a shift and a mask.
- * The bytes are not changed once read. A body read with a {@link ChunkPool} takes its full chunks
- * from the pool and gives them back when {@link #release() released}, after which it cannot be read.
+ * The bytes are not changed once read.
  */
 public final class ByteChunks {
 
@@ -29,28 +28,20 @@ public final class ByteChunks {
 	/** Eight bytes of an array read as one little-endian {@code long}, the first byte lowest. */
 	private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-	private static final String RELEASED = "The body was released when its request completed; read it while the request runs";
-
-	private static final ByteChunks EMPTY = new ByteChunks(new byte[][] { new byte[0] }, 0, 31, ChunkPool.NONE);
+	private static final ByteChunks EMPTY = new ByteChunks(new byte[][] { new byte[0] }, 0, 31);
 
 	private final byte[][] chunks;
 
 	private final int length;
-
-	/** Where this body's full chunks go back when it is released: {@link ChunkPool#NONE} for none. */
-	private final ChunkPool pool;
-
-	private volatile boolean released;
 
 	/** log2 of the size of a full chunk. */
 	private final int shift;
 
 	private final int mask;
 
-	private ByteChunks(byte[][] chunks, int length, int shift, ChunkPool pool) {
+	private ByteChunks(byte[][] chunks, int length, int shift) {
 		this.chunks = chunks;
 		this.length = length;
-		this.pool = pool;
 		this.shift = shift;
 		this.mask = (int) ((1L << shift) - 1);
 	}
@@ -61,7 +52,7 @@ public final class ByteChunks {
 	 */
 	public static ByteChunks of(byte[] bytes) {
 		// One chunk: with a shift of 31 every position is in chunk 0.
-		return (bytes.length == 0) ? EMPTY : new ByteChunks(new byte[][] { bytes }, bytes.length, 31, ChunkPool.NONE);
+		return (bytes.length == 0) ? EMPTY : new ByteChunks(new byte[][] { bytes }, bytes.length, 31);
 	}
 
 	/**
@@ -73,90 +64,45 @@ public final class ByteChunks {
 	 * @throws IOException when the stream fails, or holds more than {@code Integer.MAX_VALUE} bytes
 	 */
 	public static ByteChunks read(InputStream in, long expected) throws IOException {
-		return read(in, expected, ChunkPool.NONE);
-	}
-
-	/**
-	 * Reads a stream to its end, taking full chunks from a pool: {@link #release()} the body when it
-	 * is no longer read, so that they go back.
-	 * @param in the stream, bounded by the caller
-	 * @param expected how many bytes the stream is expected to have, or a negative number when unknown
-	 * @param pool where full chunks come from and go back to
-	 * @return what the stream held
-	 * @throws IOException when the stream fails (the chunks taken so far are given back), or holds more
-	 * than {@code Integer.MAX_VALUE} bytes
-	 */
-	public static ByteChunks read(InputStream in, long expected, ChunkPool pool) throws IOException {
-		return read(in, expected, Integer.numberOfTrailingZeros(CHUNK_SIZE), pool);
+		return read(in, expected, Integer.numberOfTrailingZeros(CHUNK_SIZE));
 	}
 
 	static ByteChunks read(InputStream in, long expected, int shift) throws IOException {
-		return read(in, expected, shift, ChunkPool.NONE);
-	}
-
-	private static ByteChunks read(InputStream in, long expected, int shift, ChunkPool pool) throws IOException {
 		int chunkSize = 1 << shift;
-		// Pooled chunks are all CHUNK_SIZE long; other sizes are only for tests.
-		ChunkPool source = (chunkSize == CHUNK_SIZE) ? pool : ChunkPool.NONE;
 		List<byte[]> chunks = new ArrayList<>();
 		long total = 0;
-		try {
-			while (true) {
-				long remaining = expected - total;
-				int size = (remaining >= 0 && remaining < chunkSize) ? (int) remaining : chunkSize;
-				byte[] chunk = (size == chunkSize) ? full(source, chunkSize) : new byte[size];
-				chunks.add(chunk);
-				int read = in.readNBytes(chunk, 0, size);
-				if (read == size && size < chunkSize) {
-					// The expected length is reached: a longer stream goes on in a full chunk.
-					int next = in.read();
-					if (next >= 0) {
-						byte[] full = full(source, chunkSize);
-						System.arraycopy(chunk, 0, full, 0, size);
-						full[size] = (byte) next;
-						chunks.set(chunks.size() - 1, full);
-						read = size + 1 + in.readNBytes(full, size + 1, chunkSize - size - 1);
-					}
-				}
-				total += read;
-				if (total > Integer.MAX_VALUE) {
-					throw new IOException("A body over " + Integer.MAX_VALUE + " bytes cannot be held");
-				}
-				if (read == 0) {
-					source.give(chunks.remove(chunks.size() - 1));
-				}
-				if (read < chunkSize) {
-					break;
+		while (true) {
+			long remaining = expected - total;
+			int size = (remaining >= 0 && remaining < chunkSize) ? (int) remaining : chunkSize;
+			byte[] chunk = new byte[size];
+			chunks.add(chunk);
+			int read = in.readNBytes(chunk, 0, size);
+			if (read == size && size < chunkSize) {
+				// The expected length is reached: a longer stream goes on in a full chunk.
+				int next = in.read();
+				if (next >= 0) {
+					byte[] full = new byte[chunkSize];
+					System.arraycopy(chunk, 0, full, 0, size);
+					full[size] = (byte) next;
+					chunks.set(chunks.size() - 1, full);
+					read = size + 1 + in.readNBytes(full, size + 1, chunkSize - size - 1);
 				}
 			}
-		}
-		catch (IOException | RuntimeException ex) {
-			chunks.forEach(source::give);
-			throw ex;
+			total += read;
+			if (total > Integer.MAX_VALUE) {
+				throw new IOException("A body over " + Integer.MAX_VALUE + " bytes cannot be held");
+			}
+			if (read == 0) {
+				chunks.remove(chunks.size() - 1);
+			}
+			if (read < chunkSize) {
+				break;
+			}
 		}
 		if (total == 0) {
 			return EMPTY;
 		}
-		return new ByteChunks(chunks.toArray(byte[][]::new), (int) total, shift, source);
-	}
-
-	private static byte[] full(ChunkPool source, int chunkSize) {
-		return (source != ChunkPool.NONE) ? source.take() : new byte[chunkSize];
-	}
-
-	/**
-	 * Gives this body's full chunks back to the pool it was read from; it cannot be read afterwards
-	 * (its streams fail). Does nothing the second time, or for a body read without a pool.
-	 */
-	public void release() {
-		if (this.pool == ChunkPool.NONE || this.released) {
-			return;
-		}
-		this.released = true;
-		for (int i = 0; i < this.chunks.length; i++) {
-			this.pool.give(this.chunks[i]);
-			this.chunks[i] = null;
-		}
+		return new ByteChunks(chunks.toArray(byte[][]::new), (int) total, shift);
 	}
 
 	/** {@return how many bytes the body has} */
@@ -171,12 +117,8 @@ public final class ByteChunks {
 
 	/**
 	 * {@return the body as one array} Only for callers that need one anyway (a form's text).
-	 * @throws IllegalStateException once the body was released
 	 */
 	public byte[] toByteArray() {
-		if (this.released) {
-			throw new IllegalStateException(RELEASED);
-		}
 		byte[] copy = new byte[this.length];
 		copyTo(0, copy, 0, this.length);
 		return copy;
@@ -277,15 +219,13 @@ public final class ByteChunks {
 		private int position;
 
 		@Override
-		public int read() throws IOException {
-			readable();
+		public int read() {
 			return (this.position < ByteChunks.this.length) ? at(this.position++) : -1;
 		}
 
 		@Override
-		public int read(byte[] b, int off, int len) throws IOException {
+		public int read(byte[] b, int off, int len) {
 			Objects.checkFromIndexSize(off, len, b.length);
-			readable();
 			if (len == 0) {
 				return 0;
 			}
@@ -308,12 +248,6 @@ public final class ByteChunks {
 		@Override
 		public int available() {
 			return ByteChunks.this.length - this.position;
-		}
-
-		private void readable() throws IOException {
-			if (ByteChunks.this.released) {
-				throw new IOException(RELEASED);
-			}
 		}
 
 	}

@@ -1,5 +1,7 @@
 package dev.modelgate.idempotency.web.internal;
 
+import java.time.Duration;
+
 import dev.modelgate.idempotency.web.HttpResponseRecord;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
 import dev.modelgate.idempotency.web.internal.HttpAction;
@@ -20,8 +22,19 @@ public sealed interface HttpAction {
 	/** Follow the recorded stream from the start (or from {@code Last-Event-ID}) to its end. */
 	HttpAction REPLAY_STREAM = new ReplayStream();
 
-	/** Attach to the stream a running duplicate is recording; if it has none (yet), refuse. */
+	/**
+	 * Follow the stream the running request is recording, counted among its followers; if it has none
+	 * yet, ask {@link HttpDecision.Request#notFollowed} what next.
+	 */
 	HttpAction ATTACH = new Attach();
+
+	/**
+	 * Pause, then ask the store again (without the endpoint's wait): a duplicate waits for the stream
+	 * of the request it duplicates to begin, without holding on to the store or a thread.
+	 * @param pause how long
+	 */
+	record AskAgain(Duration pause) implements HttpAction {
+	}
 
 	/**
 	 * Refuse with a problem.

@@ -3,6 +3,7 @@ package dev.modelgate.idempotency.web.internal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -28,10 +29,6 @@ import dev.modelgate.idempotency.web.IdempotencyProblem;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.web.KeyedRequestSettings;
 import dev.modelgate.idempotency.web.StreamSettings;
-import dev.modelgate.idempotency.web.internal.ClientIdentities;
-import dev.modelgate.idempotency.web.internal.HttpAction;
-import dev.modelgate.idempotency.web.internal.HttpDecision;
-import dev.modelgate.idempotency.web.internal.StreamReporting;
 
 /**
  * The Idempotency-Key decision for HTTP, written once for every web stack: from the key header, the
@@ -43,7 +40,11 @@ import dev.modelgate.idempotency.web.internal.StreamReporting;
  * <p>The steps, in order: {@link Request#key key}, {@link Request#identify identity}, the body (read
  * by the adapter; {@link Request#bodyRefused} when it cannot be), {@link Request#scope scope}, the
  * store's {@code begin} ({@link Request#began}, or {@link Request#storeFailed}), then what the action
- * needs: a stream followed ({@link Request#streamFollowed}), a run settled ({@link Request#settlement}).
+ * needs. A duplicate of a running stream: {@link HttpAction#ATTACH} (the follower cap is counted
+ * here), then {@link Request#notFollowed} when there is no stream yet, which answers
+ * {@link HttpAction.AskAgain} until {@link StreamSettings#headWait()} runs out; the adapter asks
+ * {@code begin} again with {@link Request#waitTimeout()}. A replayed stream:
+ * {@link Request#streamFollowed}. A run: {@link Request#settlement}.
  */
 public final class HttpDecision {
 
@@ -58,6 +59,10 @@ public final class HttpDecision {
 	private final KeyedRequestSettings settings;
 
 	private volatile DecisionReporter reporter = DecisionReporter.silent();
+
+	private volatile StreamSettings streams = StreamSettings.DEFAULTS;
+
+	private final StreamFollowers followers = new StreamFollowers();
 
 	/**
 	 * @param settings the global settings
@@ -77,6 +82,27 @@ public final class HttpDecision {
 	 */
 	public void setListeners(List<? extends IdempotencyListener> listeners) {
 		this.reporter = DecisionReporter.of(listeners);
+	}
+
+	/**
+	 * Limits of recorded streams: how many follow one, how long a duplicate waits for one to begin.
+	 * @param streams the settings; {@link StreamSettings#DEFAULTS} unless set
+	 */
+	public void setStreamSettings(StreamSettings streams) {
+		this.streams = streams;
+	}
+
+	/** {@return the stream settings} */
+	public StreamSettings streamSettings() {
+		return this.streams;
+	}
+
+	/**
+	 * {@return how many duplicates follow the scope's stream on this instance now}
+	 * @param scope the stream's scope
+	 */
+	public int followers(String scope) {
+		return this.followers.count(scope);
 	}
 
 	/** {@return where decisions are reported} */
@@ -129,6 +155,11 @@ public final class HttpDecision {
 		private @Nullable String scope;
 
 		private long streamDeadline;
+
+		private boolean askedAgain;
+
+		/** Whether this request is counted among its stream's followers. */
+		private final AtomicBoolean following = new AtomicBoolean();
 
 		Request(String method, IdempotentEndpoint endpoint, long started) {
 			this.method = method;
@@ -240,6 +271,14 @@ public final class HttpDecision {
 		}
 
 		/**
+		 * {@return how long {@code begin} waits for a running duplicate to end}: the endpoint's wait
+		 * the first time, none once the request {@link HttpAction.AskAgain asks again}
+		 */
+		public Duration waitTimeout() {
+			return this.askedAgain ? Duration.ZERO : this.endpoint.waitTimeout();
+		}
+
+		/**
 		 * Step four: the store's answer to {@code begin}.
 		 * @param result what the store answered last
 		 * @param waited whether the request waited for a running duplicate
@@ -255,7 +294,7 @@ public final class HttpDecision {
 					decide(IdempotencyOutcome.MISMATCH);
 					yield new HttpAction.Reject(IdempotencyProblem.keyReused(settings.mismatchStatus()));
 				}
-				case IN_PROGRESS -> this.endpoint.attachToStream() ? HttpAction.ATTACH : notAttached();
+				case IN_PROGRESS -> this.endpoint.attachToStream() ? join() : notAttached();
 				case COMPLETED -> completed(result.stored());
 				case ACQUIRED -> {
 					decide(IdempotencyOutcome.ACQUIRED);
@@ -303,22 +342,45 @@ public final class HttpDecision {
 			return storeUnavailable();
 		}
 
+		/** A duplicate of a running stream joins its followers, unless it has as many as it may. */
+		private HttpAction join() {
+			int max = HttpDecision.this.streams.maxFollowers();
+			if (HttpDecision.this.followers.tryJoin(scope(), max)) {
+				this.following.set(true);
+				return HttpAction.ATTACH;
+			}
+			if (logger.isDebugEnabled()) {
+				logger.debug("Stream of idempotency scope " + this.scope + " has " + max
+						+ " followers on this instance (stream.max-followers); the duplicate gets 409");
+			}
+			return notAttached();
+		}
+
 		/**
 		 * {@link HttpAction#ATTACH} found no stream yet: the running request has not begun its answer
 		 * (a model that thinks before its first token). A client that asks for
 		 * {@code text/event-stream} waits for it, bounded by {@link StreamSettings#headWait()}, without
 		 * holding on to the store: the adapter pauses, then asks {@code begin} again (the running
 		 * request may have ended, released its key, or begun its stream meanwhile).
-		 * @param streams the stream settings
 		 * @param accept the request's {@code Accept} values, joined, or {@code null}; read only here, so
 		 * that no other request pays for it
-		 * @return the pause before asking again, or {@code null} when the duplicate is refused now
-		 * ({@link #notAttached()})
+		 * @return {@link HttpAction.AskAgain}, or the 409 when the duplicate is refused now
 		 */
-		public @Nullable Duration streamNotThereYet(StreamSettings streams, @Nullable String accept) {
+		public HttpAction notFollowed(@Nullable String accept) {
+			unfollow();
+			Duration pause = headWait(accept);
+			if (pause == null) {
+				return notAttached();
+			}
+			this.askedAgain = true;
+			return new HttpAction.AskAgain(pause);
+		}
+
+		private @Nullable Duration headWait(@Nullable String accept) {
 			if (accept == null || !accept.toLowerCase(Locale.ROOT).contains("text/event-stream")) {
 				return null;
 			}
+			StreamSettings streams = HttpDecision.this.streams;
 			long now = System.nanoTime();
 			if (this.streamDeadline == 0) {
 				this.streamDeadline = now + streams.headWait().toNanos();
@@ -343,27 +405,24 @@ public final class HttpDecision {
 		}
 
 		/**
-		 * A duplicate would attach to a stream that has as many followers on this instance as
-		 * {@link StreamSettings#maxFollowers()} allows: it is refused as if there were no stream yet.
-		 * @param maxFollowers the limit
-		 * @return the 409, with {@code Retry-After}
-		 */
-		public HttpAction tooManyFollowers(int maxFollowers) {
-			if (logger.isDebugEnabled()) {
-				logger.debug("Stream of idempotency scope " + this.scope + " has " + maxFollowers
-						+ " followers on this instance (stream.max-followers); the duplicate gets 409");
-			}
-			return notAttached();
-		}
-
-		/**
 		 * The running request's stream could not be read for a duplicate: it is refused as if there were none.
 		 * @param ex why
 		 * @return the 409
 		 */
 		public HttpAction attachFailed(IdempotencyStoreException ex) {
+			unfollow();
 			logger.warn("Could not read the stream of idempotency scope " + this.scope + ": " + ex.describe());
 			return notAttached();
+		}
+
+		/**
+		 * A duplicate that followed a stream is done with it (or its client left): it no longer counts
+		 * among the stream's followers. Safe to call more than once.
+		 */
+		public void unfollow() {
+			if (this.following.compareAndSet(true, false)) {
+				HttpDecision.this.followers.leave(scope());
+			}
 		}
 
 		/**

@@ -5,8 +5,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.BeginResult;
@@ -174,28 +179,90 @@ class HttpDecisionTests {
 		HttpDecision.Request duplicate = keyed(this.decision, streaming);
 		assertThat(duplicate.began(BeginResult.inProgress(), false)).isSameAs(HttpAction.ATTACH);
 		duplicate.attached(3);
-		assertThat(keyed(this.decision, streaming).notAttached()).isInstanceOf(HttpAction.Reject.class);
-		assertThat(keyed(this.decision, streaming).attachFailed(new IdempotencyStoreException("down")))
+		assertThat(this.decision.followers(duplicate.scope())).isOne();
+		duplicate.unfollow();
+		duplicate.unfollow();
+		assertThat(this.decision.followers(duplicate.scope())).isZero();
+		HttpDecision.Request unreadable = keyed(this.decision, streaming);
+		unreadable.began(BeginResult.inProgress(), false);
+		assertThat(unreadable.attachFailed(new IdempotencyStoreException("down"))).isInstanceOf(HttpAction.Reject.class);
+		assertThat(this.decision.followers(unreadable.scope())).as("a refused follower leaves").isZero();
+		assertThat(keyed(this.decision, endpoint()).began(BeginResult.inProgress(), false))
+			.as("an endpoint that does not attach")
 			.isInstanceOf(HttpAction.Reject.class);
 		assertThat(reported()).containsExactly(IdempotencyOutcome.STREAM_RESUMED, IdempotencyOutcome.ATTACHED,
 				IdempotencyOutcome.IN_PROGRESS, IdempotencyOutcome.IN_PROGRESS);
 	}
 
 	@Test
-	void onlyADuplicateThatAsksForAStreamWaitsForItToBeginAndOnlyUntilHeadWait() {
-		StreamSettings streams = new StreamSettings(10, 1024, Duration.ofMinutes(1), Duration.ofMillis(100),
-				Duration.ofSeconds(30));
+	void followerCapRefusesTheDuplicateBeyondItAndFreesItsPlaceWhenOneLeaves() {
+		this.decision.setStreamSettings(new StreamSettings(10, 1024, Duration.ofMinutes(1), Duration.ofMillis(100),
+				Duration.ofSeconds(30), 2));
 		IdempotentEndpoint streaming = endpoint(false, true, Idempotent.StoreFailure.REJECT);
-		assertThat(keyed(this.decision, streaming).streamNotThereYet(streams, "application/json")).isNull();
-		assertThat(keyed(this.decision, streaming).streamNotThereYet(streams, null)).isNull();
-		HttpDecision.Request waiting = keyed(this.decision, streaming);
-		assertThat(waiting.streamNotThereYet(streams, "text/html, TEXT/EVENT-STREAM")).isEqualTo(Duration.ofMillis(100));
-		assertThat(waiting.streamNotThereYet(streams, "text/event-stream")).isPositive();
-		StreamSettings noWait = new StreamSettings(10, 1024, Duration.ofMinutes(1), Duration.ofMillis(100),
-				Duration.ZERO);
-		assertThat(keyed(this.decision, streaming).streamNotThereYet(noWait, "text/event-stream")).isNull();
+		HttpDecision.Request first = keyed(this.decision, streaming);
+		HttpDecision.Request second = keyed(this.decision, streaming);
+		assertThat(first.began(BeginResult.inProgress(), false)).isSameAs(HttpAction.ATTACH);
+		assertThat(second.began(BeginResult.inProgress(), false)).isSameAs(HttpAction.ATTACH);
+		assertThat(keyed(this.decision, streaming).began(BeginResult.inProgress(), false))
+			.isInstanceOfSatisfying(HttpAction.Reject.class,
+					(reject) -> assertThat(reject.problem().status()).isEqualTo(409));
+		first.unfollow();
+		assertThat(keyed(this.decision, streaming).began(BeginResult.inProgress(), false)).isSameAs(HttpAction.ATTACH);
+	}
+
+	/**
+	 * The whole path of a duplicate that finds no stream yet, as every stack walks it: each row is
+	 * what the request accepts and how long it may wait, and what it is answered at each step.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("headWaits")
+	void duplicateThatFindsNoStreamYetAsksAgainOnlyWhenItAcceptsAStreamAndOnlyUntilHeadWait(String row,
+			@Nullable String accept, Duration headWait, boolean asksAgain) {
+		this.decision.setStreamSettings(new StreamSettings(10, 1024, Duration.ofMinutes(1), Duration.ofMillis(100),
+				headWait));
+		IdempotentEndpoint streaming = new IdempotentEndpoint("/orders", "/orders", false, Duration.ofHours(1),
+				Duration.ofSeconds(30), Duration.ofSeconds(5), List.of(), Idempotent.StoreFailure.REJECT, true);
+		HttpDecision.Request duplicate = keyed(this.decision, streaming);
+		assertThat(duplicate.waitTimeout()).isEqualTo(Duration.ofSeconds(5));
+		assertThat(duplicate.began(BeginResult.inProgress(), false)).isSameAs(HttpAction.ATTACH);
+		HttpAction next = duplicate.notFollowed(accept);
+		assertThat(this.decision.followers(duplicate.scope())).as("it no longer follows").isZero();
+		if (!asksAgain) {
+			assertThat(next).isInstanceOfSatisfying(HttpAction.Reject.class,
+					(reject) -> assertThat(reject.problem().status()).isEqualTo(409));
+			assertThat(reported()).containsExactly(IdempotencyOutcome.IN_PROGRESS);
+			return;
+		}
+		assertThat(next).isEqualTo(new HttpAction.AskAgain(Duration.ofMillis(100)));
+		assertThat(duplicate.waitTimeout()).as("begin again without the endpoint's wait").isZero();
+		assertThat(duplicate.began(BeginResult.inProgress(), false)).isSameAs(HttpAction.ATTACH);
+		assertThat(duplicate.notFollowed(accept)).isInstanceOf(HttpAction.AskAgain.class);
+		assertThat(duplicate.began(BeginResult.acquired(), false)).as("the running request released its key")
+			.isSameAs(HttpAction.RUN);
 		assertThat(reported()).as("one WAITED for the one that waits, however often it asks")
-			.containsExactly(IdempotencyOutcome.WAITED);
+			.containsExactly(IdempotencyOutcome.WAITED, IdempotencyOutcome.ACQUIRED);
+	}
+
+	static Stream<Arguments> headWaits() {
+		return Stream.of(Arguments.of("JSON client", "application/json", Duration.ofSeconds(30), false),
+				Arguments.of("no Accept", null, Duration.ofSeconds(30), false),
+				Arguments.of("stream client", "text/html, TEXT/EVENT-STREAM", Duration.ofSeconds(30), true),
+				Arguments.of("stream client, head-wait 0", "text/event-stream", Duration.ZERO, false));
+	}
+
+	@Test
+	void duplicateWaitingForAStreamIsRefusedOnceHeadWaitRunsOut() {
+		this.decision.setStreamSettings(new StreamSettings(10, 1024, Duration.ofMinutes(1), Duration.ofMillis(100),
+				Duration.ofNanos(1)));
+		HttpDecision.Request duplicate = keyed(this.decision, endpoint(false, true, Idempotent.StoreFailure.REJECT));
+		duplicate.began(BeginResult.inProgress(), false);
+		assertThat(duplicate.notFollowed("text/event-stream")).isEqualTo(new HttpAction.AskAgain(Duration.ofNanos(1)));
+		HttpAction next = HttpAction.ATTACH;
+		for (int asked = 0; asked < 1_000_000 && !(next instanceof HttpAction.Reject); asked++) {
+			duplicate.began(BeginResult.inProgress(), false);
+			next = duplicate.notFollowed("text/event-stream");
+		}
+		assertThat(next).isInstanceOf(HttpAction.Reject.class);
 	}
 
 	@Test

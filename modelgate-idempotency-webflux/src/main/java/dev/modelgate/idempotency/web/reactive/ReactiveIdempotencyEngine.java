@@ -3,38 +3,24 @@ package dev.modelgate.idempotency.web.reactive;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
-import reactor.core.Fuseable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
-import org.springframework.core.ResolvableType;
-import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatusCode;
-import org.springframework.http.MediaType;
-import org.springframework.http.codec.FormHttpMessageReader;
-import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
-import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
-import org.springframework.http.codec.multipart.Part;
 import org.springframework.http.server.reactive.ServerHttpRequest;
-import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.http.server.reactive.ServerHttpResponse;
-import org.springframework.util.LinkedMultiValueMap;
-import org.springframework.util.MultiValueMap;
 import org.springframework.web.server.ServerWebExchange;
-import org.springframework.web.server.ServerWebExchangeDecorator;
 
 import dev.modelgate.idempotency.core.AsyncIdempotencyCoordinator;
 import dev.modelgate.idempotency.core.AsyncIdempotencyCoordinator.Attempt;
@@ -54,7 +40,6 @@ import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.web.internal.HttpAction;
 import dev.modelgate.idempotency.web.internal.HttpDecision;
 import dev.modelgate.idempotency.web.internal.LastEventId;
-import dev.modelgate.idempotency.web.internal.StreamFollowers;
 import dev.modelgate.idempotency.web.internal.StreamReporting;
 
 /**
@@ -113,8 +98,6 @@ public class ReactiveIdempotencyEngine {
 
 	private final Scheduler timers;
 
-	private final StreamFollowers followers = new StreamFollowers();
-
 	private StreamSettings streamSettings = StreamSettings.DEFAULTS;
 
 	private ReactiveStreams streams;
@@ -138,7 +121,7 @@ public class ReactiveIdempotencyEngine {
 		this.replayHeaders = replayHeaders;
 		this.settings = settings;
 		this.decision = new HttpDecision(settings);
-		this.timers = QuietTimers.of(Schedulers.parallel());
+		this.timers = Schedulers.parallel();
 		this.coordinator = new AsyncIdempotencyCoordinator(store, delayer(this.timers));
 		this.streams = new ReactiveStreams(store, replayHeaders, settings.replayedHeaderName(), StreamSettings.DEFAULTS,
 				this.timers);
@@ -163,6 +146,7 @@ public class ReactiveIdempotencyEngine {
 	 */
 	public void setStreamSettings(StreamSettings streamSettings) {
 		this.streamSettings = streamSettings;
+		this.decision.setStreamSettings(streamSettings);
 		this.streams = new ReactiveStreams(this.store, this.replayHeaders, this.settings.replayedHeaderName(),
 				streamSettings, this.timers);
 	}
@@ -221,33 +205,14 @@ public class ReactiveIdempotencyEngine {
 			if (action != null) {
 				return unkeyed(action, exchange, chain);
 			}
-			Mono<String> identity = this.identityResolver.resolve(exchange);
-			if (identity instanceof Fuseable.ScalarCallable<?> known) {
-				// Known at once (the default resolver without a principal to wait for): no operators.
-				return identified(decision, known, exchange, chain);
-			}
-			return identity.singleOptional()
+			return this.identityResolver.resolve(exchange)
+				.singleOptional()
 				.map((resolved) -> Optional.ofNullable(decision.identify(resolved.orElse(null))))
 				.onErrorResume(AmbiguousClientIdentityException.class,
 						(ex) -> Mono.just(Optional.of(decision.identityAmbiguous(ex))))
 				.flatMap((unidentified) -> unidentified.isPresent() ? unkeyed(unidentified.get(), exchange, chain)
 						: identified(decision, exchange, chain));
 		});
-	}
-
-	private Mono<Void> identified(HttpDecision.Request decision, Fuseable.ScalarCallable<?> identity,
-			ServerWebExchange exchange, Function<ServerWebExchange, Mono<Void>> chain) {
-		HttpAction unidentified;
-		try {
-			unidentified = decision.identify((String) identity.call());
-		}
-		catch (AmbiguousClientIdentityException ex) {
-			unidentified = decision.identityAmbiguous(ex);
-		}
-		catch (Exception ex) {
-			return Mono.error(ex);
-		}
-		return (unidentified != null) ? unkeyed(unidentified, exchange, chain) : identified(decision, exchange, chain);
 	}
 
 	/** What is decided before the body is read: a refusal, or the chain called as if there were no key. */
@@ -264,10 +229,7 @@ public class ReactiveIdempotencyEngine {
 				if (body.isRefused()) {
 					return unkeyed(decision.bodyRefused(body.refusal(), body.problem()), exchange, chain);
 				}
-				ServerWebExchange readable = new BufferedBodyExchange(exchange,
-						new BufferedBodyRequest(exchange.getRequest(), body.bytes(), exchange.getResponse()),
-						exchange.getResponse());
-				return keyed(decision, body.fingerprint(), readable, chain, true);
+				return keyed(decision, body.fingerprint(), KeyedExchange.of(exchange, body.bytes()), chain);
 			});
 	}
 
@@ -276,25 +238,24 @@ public class ReactiveIdempotencyEngine {
 	 * wait for a running duplicate, again (without it) after waiting for a duplicate's stream to begin.
 	 */
 	private Mono<Void> keyed(HttpDecision.Request decision, String fingerprint, ServerWebExchange exchange,
-			Function<ServerWebExchange, Mono<Void>> chain, boolean first) {
+			Function<ServerWebExchange, Mono<Void>> chain) {
 		IdempotentEndpoint endpoint = decision.endpoint();
-		String scope = decision.scope();
-		Duration waitTimeout = first ? endpoint.waitTimeout() : Duration.ZERO;
-		CompletableFuture<Attempt> answer = this.coordinator.begin(scope, fingerprint, endpoint.leaseTtl(), waitTimeout);
+		CompletableFuture<Attempt> answer = this.coordinator.begin(decision.scope(), fingerprint, endpoint.leaseTtl(),
+				decision.waitTimeout());
 		if (answer.isDone()) {
-			// Answered at once (the memory store): carried out here, without a Mono around the answer.
-			return began(decision, answer, first, fingerprint, exchange, chain);
+			// A store that answers at once (the memory store) goes on on the caller's thread, without a hop.
+			return began(decision, answer, fingerprint, exchange, chain);
 		}
-		// Answered later: the answered future itself is passed on (a failure too, as a value), so that only
-		// begin's failure, never the handler's, is taken for the store's.
+		// The answered future itself is passed on (a failure too, as a value), so that only begin's
+		// failure, never the handler's, is taken for the store's.
 		return Mono.fromFuture(answer.handle((attempt, failure) -> answer), true)
 			.publishOn(this.timers)
-			.flatMap((answered) -> began(decision, answered, first, fingerprint, exchange, chain));
+			.flatMap((answered) -> began(decision, answered, fingerprint, exchange, chain));
 	}
 
 	/** Carries out what the store's answer to {@code begin} (or its failure) decides. */
-	private Mono<Void> began(HttpDecision.Request decision, CompletableFuture<Attempt> answer, boolean first,
-			String fingerprint, ServerWebExchange exchange, Function<ServerWebExchange, Mono<Void>> chain) {
+	private Mono<Void> began(HttpDecision.Request decision, CompletableFuture<Attempt> answer, String fingerprint,
+			ServerWebExchange exchange, Function<ServerWebExchange, Mono<Void>> chain) {
 		Attempt attempt;
 		try {
 			attempt = answer.join();
@@ -305,66 +266,51 @@ public class ReactiveIdempotencyEngine {
 			}
 			return Mono.error((ex.getCause() != null) ? ex.getCause() : ex);
 		}
-		return carryOut(decision, decision.began(attempt.result(), first && attempt.waited()), attempt.lease(),
-				fingerprint, exchange, chain);
+		return carryOut(decision, decision.began(attempt.result(), attempt.waited()), attempt.lease(), fingerprint,
+				exchange, chain);
 	}
 
 	private Mono<Void> carryOut(HttpDecision.Request decision, HttpAction action, @Nullable AsyncLease lease,
 			String fingerprint, ServerWebExchange exchange, Function<ServerWebExchange, Mono<Void>> chain) {
-		if (action instanceof HttpAction.Reject reject) {
-			return reject(reject.problem(), exchange);
-		}
-		if (action instanceof HttpAction.Replay replay) {
-			return replay(decision, replay.response(), exchange);
-		}
 		if (action == HttpAction.ATTACH) {
 			return attach(decision, fingerprint, exchange, chain);
 		}
 		if (action == HttpAction.REPLAY_STREAM) {
 			return replayStream(decision, exchange);
 		}
-		if (action == HttpAction.RUN && lease != null) {
-			return run(decision, lease, exchange, chain);
+		if (action instanceof HttpAction.AskAgain again) {
+			return Mono.delay(again.pause(), this.timers).then(keyed(decision, fingerprint, exchange, chain));
+		}
+		if (action instanceof HttpAction.Reject reject) {
+			return reject(reject.problem(), exchange);
+		}
+		if (action instanceof HttpAction.Replay replay) {
+			return replay(decision, replay.response(), exchange);
+		}
+		if (action == HttpAction.RUN) {
+			return run(decision, Objects.requireNonNull(lease, "an acquired attempt holds a lease"), exchange, chain);
 		}
 		return chain.apply(exchange);
 	}
 
 	/**
-	 * Attaches a duplicate to the stream its key is recording; when the running request has not begun
-	 * its stream yet, waits for it (no thread is held: a timer asks {@code begin} again), or refuses.
+	 * Follows the stream the running request is recording, for a duplicate counted among its followers;
+	 * what the decision answers when it is not there (yet) or cannot be read.
 	 */
 	private Mono<Void> attach(HttpDecision.Request decision, String fingerprint, ServerWebExchange exchange,
 			Function<ServerWebExchange, Mono<Void>> chain) {
 		LastEventId from = lastEventId(exchange);
-		String scope = decision.scope();
-		int maxFollowers = this.streamSettings.maxFollowers();
-		return Mono.defer(() -> {
-			if (!this.followers.tryJoin(scope, maxFollowers)) {
-				return reject(decision.tooManyFollowers(maxFollowers), exchange);
-			}
-			AtomicBoolean joined = new AtomicBoolean(true);
-			Runnable leave = () -> {
-				if (joined.compareAndSet(true, false)) {
-					this.followers.leave(scope);
-				}
-			};
-			return this.streams.follow(scope, from, exchange.getResponse())
-				.map((following) -> following.map((stream) -> {
-					decision.attached(from.sequence());
-					return stream.doOnTerminate(() -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
-				}).orElseGet(() -> Mono.defer(() -> {
-					leave.run();
-					Duration pause = decision.streamNotThereYet(this.streamSettings,
-							String.join(",", HeaderValues.all(exchange.getRequest().getHeaders(), "Accept")));
-					return (pause != null)
-							? Mono.delay(pause, this.timers).then(keyed(decision, fingerprint, exchange, chain, false))
-							: reject(decision.notAttached(), exchange);
-				})))
-				.onErrorResume(IdempotencyStoreException.class,
-						(ex) -> Mono.just(reject(decision.attachFailed(ex), exchange)))
-				.flatMap(Function.identity())
-				.doFinally((signal) -> leave.run());
-		});
+		return this.streams.follow(decision.scope(), from, exchange.getResponse())
+			.map((following) -> following.map((stream) -> {
+				decision.attached(from.sequence());
+				return stream.doOnTerminate(() -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
+			}).orElseGet(() -> carryOut(decision,
+					decision.notFollowed(String.join(",", HeaderValues.all(exchange.getRequest().getHeaders(), "Accept"))),
+					null, fingerprint, exchange, chain)))
+			.onErrorResume(IdempotencyStoreException.class,
+					(ex) -> Mono.just(reject(decision.attachFailed(ex), exchange)))
+			.flatMap(Function.identity())
+			.doFinally((signal) -> decision.unfollow());
 	}
 
 	private Mono<Void> run(HttpDecision.Request decision, AsyncLease lease, ServerWebExchange exchange,
@@ -379,7 +325,7 @@ public class ReactiveIdempotencyEngine {
 					keepGenerating.accept(running.get());
 					return this.streams.record(settlement, response, client, elements, reporting);
 				});
-		running.set(BufferedBodyExchange.withResponse(exchange, captured));
+		running.set(KeyedExchange.withResponse(exchange, captured));
 		return new DetachedRun(chain.apply(running.get()), captured, settlement,
 				() -> decision.responded(IdempotencyListener.ResponseKind.FIRST));
 	}
@@ -436,115 +382,6 @@ public class ReactiveIdempotencyEngine {
 			response.getHeaders().set("Retry-After", HttpDecision.retryAfterSeconds(problem.retryAfter()));
 		}
 		return this.problemRenderer.render(problem, exchange);
-	}
-
-	/** The request as the handler sees it: the body read for the fingerprint, readable again. */
-	private static final class BufferedBodyRequest extends ServerHttpRequestDecorator {
-
-		private final byte[] body;
-
-		private final ServerHttpResponse response;
-
-		BufferedBodyRequest(ServerHttpRequest delegate, byte[] body, ServerHttpResponse response) {
-			super(delegate);
-			this.body = body;
-			this.response = response;
-		}
-
-		@Override
-		public Flux<DataBuffer> getBody() {
-			return Flux.defer(() -> (this.body.length == 0)
-					? Flux.empty()
-					: Flux.just(this.response.bufferFactory().wrap(this.body)));
-		}
-
-	}
-
-	/**
-	 * The exchange as the handler sees it: its request's body read for the fingerprint, readable again,
-	 * and its form and multipart data read from that body. A mutated exchange would answer those from
-	 * the original request, whose body is consumed.
-	 */
-	private static final class BufferedBodyExchange extends ServerWebExchangeDecorator {
-
-		private static final ResolvableType FORM_DATA = ResolvableType.forClassWithGenerics(MultiValueMap.class,
-				String.class, String.class);
-
-		private static final ResolvableType MULTIPART_DATA = ResolvableType.forClassWithGenerics(MultiValueMap.class,
-				String.class, Part.class);
-
-		private final ServerHttpRequest request;
-
-		private final ServerHttpResponse response;
-
-		private @Nullable Mono<MultiValueMap<String, String>> formData;
-
-		private @Nullable Mono<MultiValueMap<String, Part>> multipartData;
-
-		BufferedBodyExchange(ServerWebExchange delegate, ServerHttpRequest request, ServerHttpResponse response) {
-			super(delegate);
-			this.request = request;
-			this.response = response;
-		}
-
-		/**
-		 * The exchange for the run: the same request, the response held back; one decorator over the
-		 * server's exchange, where a mutated exchange would add another to every call the handler makes.
-		 */
-		static ServerWebExchange withResponse(ServerWebExchange exchange, ServerHttpResponse response) {
-			if (exchange instanceof BufferedBodyExchange buffered) {
-				return new BufferedBodyExchange(buffered.getDelegate(), buffered.request, response);
-			}
-			return exchange.mutate().response(response).build();
-		}
-
-		private static @Nullable MediaType contentType(ServerHttpRequest request) {
-			try {
-				return request.getHeaders().getContentType();
-			}
-			catch (IllegalArgumentException ex) {
-				return null;
-			}
-		}
-
-		@Override
-		public ServerHttpRequest getRequest() {
-			return this.request;
-		}
-
-		@Override
-		public ServerHttpResponse getResponse() {
-			return this.response;
-		}
-
-		/** Read from the buffered body when first asked for (few handlers ask), then the same each time. */
-		@Override
-		public Mono<MultiValueMap<String, String>> getFormData() {
-			if (this.formData == null) {
-				MediaType contentType = contentType(this.request);
-				this.formData = (contentType != null && MediaType.APPLICATION_FORM_URLENCODED.isCompatibleWith(contentType))
-						? new FormHttpMessageReader().readMono(FORM_DATA, this.request, Map.of())
-							.switchIfEmpty(Mono.fromSupplier(LinkedMultiValueMap::new))
-							.cache()
-						: Mono.fromSupplier(LinkedMultiValueMap::new);
-			}
-			return this.formData;
-		}
-
-		@Override
-		public Mono<MultiValueMap<String, Part>> getMultipartData() {
-			if (this.multipartData == null) {
-				MediaType contentType = contentType(this.request);
-				this.multipartData = (contentType != null && MediaType.MULTIPART_FORM_DATA.isCompatibleWith(contentType))
-						? new MultipartHttpMessageReader(new DefaultPartHttpMessageReader())
-							.readMono(MULTIPART_DATA, this.request, Map.of())
-							.switchIfEmpty(Mono.fromSupplier(LinkedMultiValueMap::new))
-							.cache()
-						: Mono.fromSupplier(LinkedMultiValueMap::new);
-			}
-			return this.multipartData;
-		}
-
 	}
 
 }

@@ -23,14 +23,12 @@ import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 
 import dev.modelgate.idempotency.core.internal.ByteChunks;
-import dev.modelgate.idempotency.core.internal.ChunkPool;
 
 /**
  * A request whose body was read once, up to a size cap, and can be read again by the handler every
  * usual way: {@code getInputStream()}, {@code getReader()}, or, for a URL-encoded form, the
  * parameter methods. The body is held in {@link ByteChunks}, never in one array its own size, so
- * that large bodies read concurrently do not become humongous objects in G1, and its full chunks come
- * from a {@link ChunkPool}: {@link #release()} gives them back once the request has completed.
+ * that large bodies read concurrently do not become humongous objects in G1.
  */
 final class BufferedRequest extends HttpServletRequestWrapper {
 
@@ -47,7 +45,7 @@ final class BufferedRequest extends HttpServletRequestWrapper {
 	 * Reads the body of {@code request}.
 	 * @return the buffered request, or {@code null} when the body is longer than {@code maxBytes}
 	 */
-	static BufferedRequest read(HttpServletRequest request, long maxBytes, ChunkPool pool) throws IOException {
+	static BufferedRequest read(HttpServletRequest request, long maxBytes) throws IOException {
 		long declared = request.getContentLengthLong();
 		if (declared > maxBytes) {
 			return null;
@@ -55,9 +53,8 @@ final class BufferedRequest extends HttpServletRequestWrapper {
 		// Read one byte past the cap, so that a body of exactly maxBytes is told apart from a longer one.
 		// The declared length only sizes the last chunk: a body longer than declared is read on.
 		InputStream in = new BoundedInputStream(request.getInputStream(), maxBytes + 1);
-		ByteChunks body = ByteChunks.read(in, declared, pool);
+		ByteChunks body = ByteChunks.read(in, declared);
 		if (body.length() > maxBytes) {
-			body.release();
 			return null;
 		}
 		return new BufferedRequest(request, body);
@@ -65,11 +62,6 @@ final class BufferedRequest extends HttpServletRequestWrapper {
 
 	ByteChunks body() {
 		return this.body;
-	}
-
-	/** Gives the body's chunks back to the pool; the body cannot be read afterwards. */
-	void release() {
-		this.body.release();
 	}
 
 	@Override

@@ -1,17 +1,12 @@
 package dev.modelgate.idempotency.web.servlet;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -27,7 +22,6 @@ import dev.modelgate.idempotency.core.IdempotencyCoordinator.Attempt;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.Lease;
-import dev.modelgate.idempotency.core.internal.ChunkPool;
 import dev.modelgate.idempotency.core.internal.DecisionReporter;
 import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
@@ -39,7 +33,6 @@ import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.web.internal.HttpAction;
 import dev.modelgate.idempotency.web.internal.HttpDecision;
 import dev.modelgate.idempotency.web.internal.LastEventId;
-import dev.modelgate.idempotency.web.internal.StreamFollowers;
 import dev.modelgate.idempotency.web.servlet.KeyedRequestReader.KeyedRequest;
 
 /**
@@ -84,15 +77,6 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	private final ReplayHeaders replayHeaders;
 
-	/**
-	 * Request attribute that brings a keyed request back into this filter, on an asynchronous dispatch,
-	 * once its wait for a stream to begin is over ({@link HeadWait}).
-	 */
-	private static final String HEAD_WAIT_OVER = IdempotencyFilter.class.getName() + ".HEAD_WAIT_OVER";
-
-	/** What {@link #attach} answers for a duplicate that is to be refused. */
-	private static final Duration NOT_ATTACHED = Duration.ofNanos(-1);
-
 	private final KeyedRequestSettings settings;
 
 	private final HttpDecision decision;
@@ -103,13 +87,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	private final ProblemResponder problems;
 
-	/** Full chunks of keyed request bodies, reused from one request to the next. */
-	private final ChunkPool bodyChunks = ChunkPool.forHeap();
-
-	/**
-	 * Ends streams that outlive {@link StreamSettings#maxDuration()} and trims {@link #bodyChunks} once a
-	 * second; one daemon thread, idle otherwise.
-	 */
+	/** Ends streams that outlive {@link StreamSettings#maxDuration()}; one daemon thread, idle otherwise. */
 	private final ScheduledExecutorService streamTimers = Executors.newSingleThreadScheduledExecutor((task) -> {
 		Thread thread = new Thread(task, "modelgate-idempotency-streams");
 		thread.setDaemon(true);
@@ -117,8 +95,8 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	});
 
 	/**
-	 * Where followers of live streams wait for the next events without a request thread: the store
-	 * read and the write to the client every poll interval.
+	 * Where followers of live streams wait for the next events without a request thread (the store
+	 * read and the write to the client every poll interval), and duplicates for a stream to begin.
 	 */
 	private final ScheduledExecutorService followerTimers = Executors.newScheduledThreadPool(
 			Math.max(2, Runtime.getRuntime().availableProcessors()), (task) -> {
@@ -127,15 +105,11 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 				return thread;
 			});
 
-	private final StreamFollowers streamFollowers = new StreamFollowers();
-
 	private StreamSettings streamSettings = StreamSettings.DEFAULTS;
 
 	private StreamFollower follower;
 
 	private int order = DEFAULT_ORDER;
-
-	private volatile String alreadyFilteredAttributeName;
 
 	/**
 	 * A filter with no listeners and the default order.
@@ -157,10 +131,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		this.replayHeaders = replayHeaders;
 		this.settings = settings;
 		this.decision = new HttpDecision(settings);
-		this.reader = new KeyedRequestReader(settings.maxRequestBytes(), this.bodyChunks);
-		if (this.bodyChunks.capacity() > 0) {
-			this.streamTimers.scheduleAtFixedRate(this.bodyChunks::trim, 1, 1, TimeUnit.SECONDS);
-		}
+		this.reader = new KeyedRequestReader(settings.maxRequestBytes());
 		this.replayer = new ResponseReplayer(replayHeaders, settings.replayedHeaderName());
 		this.problems = new ProblemResponder(problemRenderer);
 		this.follower = new StreamFollower(coordinator.getStore(), replayHeaders, settings.replayedHeaderName(),
@@ -173,13 +144,9 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 */
 	public void setStreamSettings(StreamSettings streamSettings) {
 		this.streamSettings = streamSettings;
+		this.decision.setStreamSettings(streamSettings);
 		this.follower = new StreamFollower(this.coordinator.getStore(), this.replayHeaders,
 				this.settings.replayedHeaderName(), streamSettings, this.followerTimers);
-	}
-
-	/** The pool of the filter's body chunks, for tests. */
-	ChunkPool bodyChunks() {
-		return this.bodyChunks;
 	}
 
 	@Override
@@ -217,7 +184,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		// A forward or include runs inside a request this filter has already seen through; so does an
 		// asynchronous dispatch, but the one that ends a wait for a stream to begin.
 		if (request.getDispatcherType() == DispatcherType.ASYNC) {
-			return request.getAttribute(HEAD_WAIT_OVER) == null;
+			return !HeadWait.isOver(request);
 		}
 		if (request.getDispatcherType() != DispatcherType.REQUEST || !this.handlerResolver.mayResolve(request)) {
 			return true;
@@ -233,26 +200,18 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	}
 
 	@Override
-	protected void initFilterBean() {
-		this.alreadyFilteredAttributeName = super.getAlreadyFilteredAttributeName();
-	}
-
-	/** Computed once: the inherited method builds a new string on every request. */
-	@Override
-	protected String getAlreadyFilteredAttributeName() {
-		String name = this.alreadyFilteredAttributeName;
-		return (name != null) ? name : super.getAlreadyFilteredAttributeName();
-	}
-
-	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		// Only the asynchronous dispatch that ends a HeadWait carries it (shouldNotFilter lets no other through).
-		if (request.getDispatcherType() == DispatcherType.ASYNC
-				&& request.getAttribute(HEAD_WAIT_OVER) instanceof HeadWait.Over over) {
-			request.removeAttribute(HEAD_WAIT_OVER);
+		HeadWait.Over over = HeadWait.over(request);
+		if (over != null) {
 			try (ScopeMdc.Binding mdc = ScopeMdc.bind(MDC_SCOPE_KEY, over.decision().scope())) {
-				carryOut(over.decision(), over.read(), over.attempt(), over.action(), request, response, chain);
+				if (over.stopping()) {
+					reject(((HttpAction.Reject) over.decision().notAttached()).problem(), request, response);
+				}
+				else {
+					handleKeyed(over.decision(), over.read(), request, response, chain);
+				}
 			}
 			return;
 		}
@@ -283,9 +242,6 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		try (ScopeMdc.Binding mdc = ScopeMdc.bind(MDC_SCOPE_KEY, decision.scope())) {
 			handleKeyed(decision, read, request, response, chain);
 		}
-		finally {
-			releaseWhenComplete(read, request);
-		}
 	}
 
 	/** What is decided before the body is read: a refusal, or the handler run as if there were no key. */
@@ -299,40 +255,6 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		}
 	}
 
-	/**
-	 * Gives the body's pooled chunks back once nothing reads it any more: now, or, when the handler
-	 * went asynchronous, when the request completes (the container does not complete it while this
-	 * thread is still in the filter, so the listener is never late).
-	 */
-	private static void releaseWhenComplete(KeyedRequest read, HttpServletRequest request) {
-		if (!request.isAsyncStarted()) {
-			read.release();
-			return;
-		}
-		request.getAsyncContext().addListener(new AsyncListener() {
-
-			@Override
-			public void onComplete(AsyncEvent event) {
-				read.release();
-			}
-
-			@Override
-			public void onTimeout(AsyncEvent event) {
-			}
-
-			@Override
-			public void onError(AsyncEvent event) {
-			}
-
-			@Override
-			public void onStartAsync(AsyncEvent event) {
-				// A new async cycle: listen to it as well, since this one's completion is not announced.
-				event.getAsyncContext().addListener(this);
-			}
-
-		});
-	}
-
 	private void handleKeyed(HttpDecision.Request decision, KeyedRequest read, HttpServletRequest request,
 			HttpServletResponse response, FilterChain chain) throws IOException, ServletException {
 		IdempotentEndpoint endpoint = decision.endpoint();
@@ -340,7 +262,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		HttpAction action;
 		try {
 			attempt = this.coordinator.begin(decision.scope(), read.fingerprint(), endpoint.leaseTtl(),
-					endpoint.waitTimeout());
+					decision.waitTimeout());
 			action = decision.began(attempt.result(), attempt.waited());
 		}
 		catch (IdempotencyStoreException ex) {
@@ -350,52 +272,29 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	}
 
 	/**
-	 * Carries out the store's answer to a keyed request: attaches to the stream it found (or waits for
-	 * one to begin), replays, refuses or runs the handler.
+	 * Carries out the store's answer to a keyed request: follows the stream it found (or waits for one
+	 * to begin), replays, refuses or runs the handler.
 	 */
 	private void carryOut(HttpDecision.Request decision, KeyedRequest read, @Nullable Attempt attempt,
 			HttpAction action, HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
-		IdempotentEndpoint endpoint = decision.endpoint();
-		while (action == HttpAction.ATTACH) {
-			int maxFollowers = this.streamSettings.maxFollowers();
-			if (!this.streamFollowers.tryJoin(decision.scope(), maxFollowers)) {
-				action = decision.tooManyFollowers(maxFollowers);
-				break;
-			}
-			Duration pause;
-			try {
-				pause = attach(decision, request, response);
-			}
-			catch (IdempotencyStoreException ex) {
-				this.streamFollowers.leave(decision.scope());
-				action = decision.attachFailed(ex);
-				break;
-			}
-			if (pause == null) {
-				return;
-			}
-			this.streamFollowers.leave(decision.scope());
-			if (pause != NOT_ATTACHED && request.isAsyncSupported()) {
-				new HeadWait(decision, read, request).await(pause);
-				return;
-			}
-			if (pause == NOT_ATTACHED || !sleep(pause)) {
-				action = decision.notAttached();
-				break;
-			}
-			try {
-				attempt = this.coordinator.begin(decision.scope(), read.fingerprint(), endpoint.leaseTtl(), Duration.ZERO);
-				action = decision.began(attempt.result(), false);
-			}
-			catch (IdempotencyStoreException ex) {
-				action = decision.storeFailed(ex);
-			}
+		if (action == HttpAction.ATTACH) {
+			action = attach(decision, request, response);
 		}
-		if (action == HttpAction.REPLAY_STREAM) {
+		else if (action == HttpAction.REPLAY_STREAM) {
 			action = replayStream(decision, request, response);
 		}
-		if (action instanceof HttpAction.Reject reject) {
+		if (action == null) {
+			return;
+		}
+		if (action instanceof HttpAction.AskAgain && !request.isAsyncSupported()) {
+			// Waiting without holding a thread takes an asynchronous request.
+			action = decision.notAttached();
+		}
+		if (action instanceof HttpAction.AskAgain again) {
+			HeadWait.start(decision, read, request, again.pause(), this.followerTimers);
+		}
+		else if (action instanceof HttpAction.Reject reject) {
 			reject(reject.problem(), request, response);
 		}
 		else if (action instanceof HttpAction.Replay replay) {
@@ -405,15 +304,16 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		else if (action == HttpAction.PROCEED) {
 			chain.doFilter(read.request(), response);
 		}
-		else if (action == HttpAction.RUN && attempt != null) {
-			run(decision, attempt.lease(), read, response, chain);
+		else if (action == HttpAction.RUN) {
+			run(decision, Objects.requireNonNull(attempt).lease(), read, response, chain);
 		}
 	}
 
-	private void run(HttpDecision.Request decision, Lease lease, KeyedRequest read, HttpServletResponse response,
+	private void run(HttpDecision.Request decision, @Nullable Lease lease, KeyedRequest read, HttpServletResponse response,
 			FilterChain chain) throws IOException, ServletException {
 		try {
-			new HandlerExecution(lease, decision.settlement(lease), this.responsePolicy, this.replayHeaders,
+			Lease held = Objects.requireNonNull(lease, "an acquired attempt holds a lease");
+			new HandlerExecution(held, decision.settlement(held), this.responsePolicy, this.replayHeaders,
 					this.settings.maxResponseBytes(), this.streamSettings, this.streamTimers,
 					decision.streamReporting())
 				.run(read.request(), response, chain);
@@ -434,144 +334,26 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	}
 
 	/**
-	 * Attaches a duplicate, counted among the stream's followers, to the stream its key is recording,
-	 * if it is one.
-	 * @return {@code null} once attached (it leaves the followers when its response is done); else how
-	 * long to wait before asking the store again, or {@link #NOT_ATTACHED} when the duplicate is to be
-	 * refused; nothing is written unless attached
-	 * @throws IdempotencyStoreException when the stream cannot be read
+	 * Follows the stream the running request is recording, for a duplicate counted among its followers.
+	 * @return {@code null} once following (it leaves the followers when its response is done), else what
+	 * the decision answers for a stream that is not there (yet) or cannot be read; nothing is written
 	 */
-	private @Nullable Duration attach(HttpDecision.Request decision, HttpServletRequest request,
+	private @Nullable HttpAction attach(HttpDecision.Request decision, HttpServletRequest request,
 			HttpServletResponse response) throws IOException {
 		LastEventId from = LastEventId.parse(request.getHeader(HttpDecision.LAST_EVENT_ID));
-		String scope = decision.scope();
-		Runnable done = () -> {
-			this.streamFollowers.leave(scope);
-			decision.responded(IdempotencyListener.ResponseKind.REPLAY);
-		};
-		if (!this.follower.follow(scope, from, request, response, () -> decision.attached(from.sequence()),
-				done)) {
-			Duration pause = decision.streamNotThereYet(this.streamSettings,
-					String.join(",", Collections.list(request.getHeaders("Accept"))));
-			return (pause != null) ? pause : NOT_ATTACHED;
-		}
-		return null;
-	}
-
-	/**
-	 * A duplicate that asks for {@code text/event-stream} while its key's request has not begun its
-	 * stream yet (a model thinking before its first token), waiting for it without a request thread:
-	 * the request goes asynchronous, and every pause the {@code followers} scheduler asks the store
-	 * again. Once there is a stream to attach to, or anything else to do (the key completed, was
-	 * released, the store failed, the wait ran out), the request is dispatched back to this filter,
-	 * which carries the answer out on a container thread as it would have without the wait.
-	 */
-	private final class HeadWait extends ClientWatch {
-
-		/** What the dispatch back to the filter carries out. */
-		record Over(HttpDecision.Request decision, KeyedRequest read, @Nullable Attempt attempt, HttpAction action) {
-		}
-
-		private final HttpDecision.Request decision;
-
-		private final KeyedRequest read;
-
-		private final HttpServletRequest request;
-
-		private final String accept;
-
-		private volatile @Nullable AsyncContext async;
-
-		HeadWait(HttpDecision.Request decision, KeyedRequest read, HttpServletRequest request) {
-			this.decision = decision;
-			this.read = read;
-			this.request = request;
-			this.accept = String.join(",", Collections.list(request.getHeaders("Accept")));
-		}
-
-		void await(Duration pause) {
-			AsyncContext context = this.request.startAsync();
-			// stream.head-wait bounds the wait; the container's timeout must not end it first.
-			context.setTimeout(0);
-			context.addListener(this);
-			this.async = context;
-			schedule(pause);
-		}
-
-		private void schedule(Duration pause) {
-			try {
-				IdempotencyFilter.this.followerTimers.schedule(this::askAgain, pause.toNanos(), TimeUnit.NANOSECONDS);
-			}
-			catch (RejectedExecutionException ex) {
-				// The application is stopping.
-				dispatch(null, this.decision.notAttached());
-			}
-		}
-
-		private void askAgain() {
-			if (clientGone()) {
-				return;
-			}
-			IdempotentEndpoint endpoint = this.decision.endpoint();
-			String scope = this.decision.scope();
-			Attempt attempt = null;
-			HttpAction action;
-			try {
-				attempt = IdempotencyFilter.this.coordinator.begin(scope, this.read.fingerprint(),
-						endpoint.leaseTtl(), Duration.ZERO);
-				action = this.decision.began(attempt.result(), false);
-				if (action == HttpAction.ATTACH
-						&& IdempotencyFilter.this.coordinator.getStore().readStream(scope, 0, 1).isEmpty()) {
-					Duration pause = this.decision.streamNotThereYet(IdempotencyFilter.this.streamSettings,
-							this.accept);
-					if (pause != null) {
-						schedule(pause);
-						return;
-					}
-					action = this.decision.notAttached();
-				}
-			}
-			catch (IdempotencyStoreException ex) {
-				// Before begin answered: the store is down. After: the stream could not be read, which
-				// the dispatch's attach meets (or not) again and reports.
-				action = (attempt != null) ? HttpAction.ATTACH : this.decision.storeFailed(ex);
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Waiting for the stream of idempotency scope " + scope + " failed; answering 409", ex);
-				action = this.decision.notAttached();
-			}
-			dispatch(attempt, action);
-		}
-
-		private void dispatch(@Nullable Attempt attempt, HttpAction action) {
-			AsyncContext context = this.async;
-			try {
-				this.request.setAttribute(HEAD_WAIT_OVER, new Over(this.decision, this.read, attempt, action));
-				if (context == null || clientGone()) {
-					throw new IllegalStateException("the client went away");
-				}
-				context.dispatch();
-			}
-			catch (IllegalStateException ex) {
-				// The client went away: nobody is waiting for the answer, and a key acquired for them
-				// is given back.
-				if (action == HttpAction.RUN && attempt != null) {
-					attempt.lease().release();
-				}
-			}
-		}
-
-	}
-
-	private static boolean sleep(Duration pause) {
 		try {
-			Thread.sleep(pause.toMillis(), pause.toNanosPart() % 1_000_000);
-			return true;
+			if (this.follower.follow(decision.scope(), from, request, response, () -> decision.attached(from.sequence()),
+					() -> {
+						decision.unfollow();
+						decision.responded(IdempotencyListener.ResponseKind.REPLAY);
+					})) {
+				return null;
+			}
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
+		catch (IdempotencyStoreException ex) {
+			return decision.attachFailed(ex);
 		}
+		return decision.notFollowed(String.join(",", Collections.list(request.getHeaders("Accept"))));
 	}
 
 	/** @return {@code null} once replayed; else the refusal, with nothing written */

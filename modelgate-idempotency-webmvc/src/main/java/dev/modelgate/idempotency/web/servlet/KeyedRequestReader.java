@@ -14,7 +14,6 @@ import org.springframework.http.MediaType;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
 import dev.modelgate.idempotency.core.internal.ByteChunks;
 import dev.modelgate.idempotency.core.internal.CanonicalBody;
-import dev.modelgate.idempotency.core.internal.ChunkPool;
 import dev.modelgate.idempotency.core.internal.RequestFingerprint;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
@@ -29,11 +28,8 @@ final class KeyedRequestReader {
 
 	private final long maxBytes;
 
-	private final ChunkPool pool;
-
-	KeyedRequestReader(long maxBytes, ChunkPool pool) {
+	KeyedRequestReader(long maxBytes) {
 		this.maxBytes = maxBytes;
-		this.pool = pool;
 	}
 
 	KeyedRequest read(HttpServletRequest request, IdempotentEndpoint endpoint) {
@@ -43,7 +39,7 @@ final class KeyedRequestReader {
 		}
 		BufferedRequest buffered;
 		try {
-			buffered = BufferedRequest.read(request, this.maxBytes, this.pool);
+			buffered = BufferedRequest.read(request, this.maxBytes);
 		}
 		catch (IOException | IllegalStateException ex) {
 			return KeyedRequest.unreadable(ex);
@@ -54,14 +50,7 @@ final class KeyedRequestReader {
 		ByteChunks body = buffered.body();
 		CanonicalBody canonical = isJson(contentType) ? CanonicalBody.json(body, endpoint.ignoreFields())
 				: CanonicalBody.bytes(body);
-		try {
-			return KeyedRequest.read(buffered, fingerprint(request, canonical));
-		}
-		catch (RuntimeException | Error ex) {
-			// Nothing answers for this body any more: its chunks go back to the pool, not to the collector.
-			buffered.release();
-			throw ex;
-		}
+		return KeyedRequest.read(buffered, fingerprint(request, canonical));
 	}
 
 	/** Multipart bodies are parsed by the container, so that the handler can still read the parts. */
@@ -155,13 +144,6 @@ final class KeyedRequestReader {
 
 		boolean isRefused() {
 			return this.refusal != null;
-		}
-
-		/** Gives a buffered body's chunks back; call it once the request has completed. */
-		void release() {
-			if (this.request instanceof BufferedRequest buffered) {
-				buffered.release();
-			}
 		}
 
 	}

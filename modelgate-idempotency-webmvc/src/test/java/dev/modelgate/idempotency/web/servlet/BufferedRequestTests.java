@@ -13,18 +13,15 @@ import org.springframework.util.FileCopyUtils;
 import org.springframework.util.StreamUtils;
 
 import dev.modelgate.idempotency.core.internal.ByteChunks;
-import dev.modelgate.idempotency.core.internal.ChunkPool;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIOException;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 class BufferedRequestTests {
 
 	@Test
 	void bodyOfManyChunksIsReadAgainByStreamAndReader() throws IOException {
 		byte[] body = text(5 * ByteChunks.CHUNK_SIZE / 2);
-		BufferedRequest buffered = BufferedRequest.read(request("text/plain", body), 1 << 20, ChunkPool.NONE);
+		BufferedRequest buffered = BufferedRequest.read(request("text/plain", body), 1 << 20);
 		assertThat(buffered.getContentLengthLong()).isEqualTo(body.length);
 		assertThat(StreamUtils.copyToByteArray(buffered.getInputStream())).isEqualTo(body);
 		assertThat(StreamUtils.copyToByteArray(buffered.getInputStream())).isEqualTo(body);
@@ -34,7 +31,7 @@ class BufferedRequestTests {
 
 	@Test
 	void streamIsFinishedOnlyOnceReadToTheEnd() throws IOException {
-		BufferedRequest buffered = BufferedRequest.read(request("text/plain", text(3)), 10, ChunkPool.NONE);
+		BufferedRequest buffered = BufferedRequest.read(request("text/plain", text(3)), 10);
 		ServletInputStream in = buffered.getInputStream();
 		assertThat(in.isFinished()).isFalse();
 		in.readAllBytes();
@@ -47,7 +44,7 @@ class BufferedRequestTests {
 		byte[] form = ("a=1&long=" + value + "&b=J%C3%BCrgen").getBytes(StandardCharsets.ISO_8859_1);
 		MockHttpServletRequest request = request("application/x-www-form-urlencoded", form);
 		request.setQueryString("q=0");
-		BufferedRequest buffered = BufferedRequest.read(request, 1 << 20, ChunkPool.NONE);
+		BufferedRequest buffered = BufferedRequest.read(request, 1 << 20);
 		assertThat(buffered.getParameter("long")).isEqualTo(value);
 		assertThat(buffered.getParameter("b")).isEqualTo("J\u00fcrgen");
 		assertThat(buffered.getParameterMap()).containsOnlyKeys("q", "a", "long", "b");
@@ -56,60 +53,16 @@ class BufferedRequestTests {
 	@Test
 	void bodyOfExactlyTheCapIsReadAndOneByteMoreIsNot() throws IOException {
 		int cap = ByteChunks.CHUNK_SIZE + 7;
-		assertThat(BufferedRequest.read(request("text/plain", text(cap)), cap, ChunkPool.NONE)).isNotNull();
-		assertThat(BufferedRequest.read(request("text/plain", text(cap + 1)), cap, ChunkPool.NONE)).isNull();
+		assertThat(BufferedRequest.read(request("text/plain", text(cap)), cap)).isNotNull();
+		assertThat(BufferedRequest.read(request("text/plain", text(cap + 1)), cap)).isNull();
 	}
 
 	@Test
 	void bodyLongerThanDeclaredIsReadOnAndCapped() throws IOException {
 		byte[] body = text(ByteChunks.CHUNK_SIZE + 100);
-		BufferedRequest buffered = BufferedRequest.read(declaringTen(body), 1 << 20, ChunkPool.NONE);
+		BufferedRequest buffered = BufferedRequest.read(declaringTen(body), 1 << 20);
 		assertThat(StreamUtils.copyToByteArray(buffered.getInputStream())).isEqualTo(body);
-		assertThat(BufferedRequest.read(declaringTen(body), ByteChunks.CHUNK_SIZE, ChunkPool.NONE)).isNull();
-	}
-
-	@Test
-	void pooledBodyIsReadAgainUntilReleasedAndThenFails() throws IOException {
-		ChunkPool pool = ChunkPool.of(8);
-		byte[] body = text(2 * ByteChunks.CHUNK_SIZE + 5);
-		BufferedRequest buffered = BufferedRequest.read(request("text/plain", body), 1 << 20, pool);
-		ServletInputStream unread = buffered.getInputStream();
-		assertThat(StreamUtils.copyToByteArray(buffered.getInputStream())).isEqualTo(body);
-		assertThat(pool.available()).isZero();
-
-		buffered.release();
-		buffered.release();
-
-		// The two full chunks are back (once each); the 5-byte rest was never pooled.
-		assertThat(pool.available()).isEqualTo(2);
-		assertThatIOException().isThrownBy(unread::read).withMessageContaining("released");
-		assertThatIOException().isThrownBy(() -> buffered.getInputStream().readAllBytes());
-	}
-
-	@Test
-	void formParametersFirstAskedForAfterTheReleaseFailWithTheReason() throws IOException {
-		ChunkPool pool = ChunkPool.of(8);
-		byte[] form = ("note=" + "x".repeat(ByteChunks.CHUNK_SIZE)).getBytes(StandardCharsets.US_ASCII);
-		BufferedRequest buffered = BufferedRequest.read(request("application/x-www-form-urlencoded", form), 1 << 20,
-				pool);
-		buffered.release();
-		assertThatIllegalStateException().isThrownBy(() -> buffered.getParameter("note"))
-			.withMessageContaining("released");
-	}
-
-	@Test
-	void bodyOverTheCapGivesItsPooledChunksBack() throws IOException {
-		ChunkPool pool = ChunkPool.of(8);
-		// Sent without a length, so that it is read up to one byte past the cap: two chunks and a third.
-		MockHttpServletRequest chunked = new MockHttpServletRequest("POST", "/") {
-			@Override
-			public long getContentLengthLong() {
-				return -1;
-			}
-		};
-		chunked.setContent(text(3 * ByteChunks.CHUNK_SIZE));
-		assertThat(BufferedRequest.read(chunked, 2 * ByteChunks.CHUNK_SIZE, pool)).isNull();
-		assertThat(pool.available()).isEqualTo(3);
+		assertThat(BufferedRequest.read(declaringTen(body), ByteChunks.CHUNK_SIZE)).isNull();
 	}
 
 	/** A request that declares 10 bytes and sends more, as a container would not let through. */
