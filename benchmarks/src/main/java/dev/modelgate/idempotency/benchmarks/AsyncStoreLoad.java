@@ -14,9 +14,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.r2dbc.pool.ConnectionPool;
-import io.r2dbc.pool.ConnectionPoolConfiguration;
-import io.r2dbc.spi.ConnectionFactories;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -29,8 +26,6 @@ import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchema;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencyStore;
-import dev.modelgate.idempotency.jdbc.R2dbcTransitions;
-import dev.modelgate.idempotency.redis.HeldReactiveConnectionTransitions;
 import dev.modelgate.idempotency.redis.AsyncRedisIdempotencyStore;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
 
@@ -38,9 +33,8 @@ import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
  * New keys ({@code begin} + {@code complete}, 1 KiB outcome) from a non-blocking caller, side by side in
  * one run: for Redis, the blocking store called from a thread per call (the servlet shape), the blocking
  * store on the bounded pool that reactive applications get without an asynchronous store
- * ({@link BlockingIdempotencyStoreAdapter}, 16 threads), the asynchronous store (Lettuce's asynchronous
- * API) and the same calls through Spring Data Redis's reactive connection; for PostgreSQL, the JDBC store from a thread per call,
- * the JDBC store on the bounded pool, and the same SQL through R2DBC. A non-blocking caller keeps
+ * ({@link BlockingIdempotencyStoreAdapter}, 16 threads) and the asynchronous store (Lettuce's asynchronous
+ * API); for PostgreSQL, the JDBC store from a thread per call and on the bounded pool. A non-blocking caller keeps
  * {@code concurrency} new keys in flight, each started when the one before it finished. Modes are
  * interleaved (a b c, then c b a, ...) so that drift on a shared machine favours none; one Markdown row
  * per mode and concurrency with the medians of the rounds, the JVM's CPU time per new key, and ratios
@@ -95,9 +89,7 @@ public final class AsyncStoreLoad {
 				List<Mode> modes = List.of(new Mode("Redis", "thread per call, blocking store", blocking, null),
 						new Mode("Redis", "bounded pool (16), blocking store", null, pooled),
 						new Mode("Redis", "async store (Lettuce async API)", null,
-								new AsyncRedisIdempotencyStore(factory, "bench:", OPERATION_TIMEOUT)),
-						new Mode("Redis", "Spring Data Redis reactive connection (variant)", null,
-								new HeldReactiveConnectionTransitions(factory, "bench:", OPERATION_TIMEOUT)));
+								new AsyncRedisIdempotencyStore(factory, "bench:", OPERATION_TIMEOUT)));
 				measure(modes, 1, run, rounds);
 			}
 			factory.destroy();
@@ -110,11 +102,6 @@ public final class AsyncStoreLoad {
 		config.setJdbcUrl("jdbc:postgresql://127.0.0.1:5432/test");
 		config.setUsername("postgres");
 		config.setMaximumPoolSize(POOL_THREADS);
-		ConnectionPool r2dbc = new ConnectionPool(ConnectionPoolConfiguration
-			.builder(ConnectionFactories.get("r2dbc:postgresql://postgres@127.0.0.1:5432/test"))
-			.initialSize(POOL_THREADS)
-			.maxSize(POOL_THREADS)
-			.build());
 		try (HikariDataSource dataSource = new HikariDataSource(config)) {
 			JdbcIdempotencySchema.create(dataSource, table);
 			try {
@@ -123,15 +110,12 @@ public final class AsyncStoreLoad {
 						OPERATION_TIMEOUT, POOL_THREADS, 256)) {
 					List<Mode> modes = List.of(
 							new Mode("PostgreSQL", "thread per call, JDBC store (Hikari 16)", blocking, null),
-							new Mode("PostgreSQL", "bounded pool (16), JDBC store (Hikari 16)", null, pooled),
-							new Mode("PostgreSQL", "R2DBC, same SQL (r2dbc-pool 16)", null,
-									new R2dbcTransitions(r2dbc, table, OPERATION_TIMEOUT)));
+							new Mode("PostgreSQL", "bounded pool (16), JDBC store (Hikari 16)", null, pooled));
 					measure(modes, 1, run, rounds);
 				}
 			}
 			finally {
 				new JdbcTemplate(dataSource).execute("DROP TABLE IF EXISTS " + table + "_events, " + table);
-				r2dbc.dispose();
 			}
 		}
 	}
