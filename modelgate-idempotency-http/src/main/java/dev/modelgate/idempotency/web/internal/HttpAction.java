@@ -6,6 +6,7 @@ import dev.modelgate.idempotency.web.HttpResponseRecord;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
 import dev.modelgate.idempotency.web.internal.HttpAction;
 import dev.modelgate.idempotency.web.internal.HttpDecision;
+import dev.modelgate.idempotency.web.internal.RequestDecision;
 
 /**
  * What a web adapter does with a request bound for an idempotent endpoint, as {@link HttpDecision}
@@ -24,7 +25,7 @@ public sealed interface HttpAction {
 
 	/**
 	 * Follow the stream the running request is recording, counted among its followers; if it has none
-	 * yet, ask {@link HttpDecision.Request#notFollowed} what next.
+	 * yet, ask {@link RequestDecision#notFollowed} what next.
 	 */
 	HttpAction ATTACH = new Attach();
 

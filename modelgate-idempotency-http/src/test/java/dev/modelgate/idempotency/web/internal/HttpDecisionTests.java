@@ -68,8 +68,8 @@ class HttpDecisionTests {
 		return this.decisions.stream().map(IdempotencyDecision::outcome).toList();
 	}
 
-	private HttpDecision.Request keyed(HttpDecision decision, IdempotentEndpoint endpoint) {
-		HttpDecision.Request request = decision.start("POST", endpoint);
+	private RequestDecision keyed(HttpDecision decision, IdempotentEndpoint endpoint) {
+		RequestDecision request = decision.start("POST", endpoint);
 		assertThat(request.key(List.of("k-1"))).isNull();
 		assertThat(request.identify("principal:alice")).isNull();
 		request.scope();
@@ -96,13 +96,13 @@ class HttpDecisionTests {
 
 	@Test
 	void unidentifiedClientIsRefusedSkippedOrSharedAsThePolicySays() {
-		HttpDecision.Request rejected = this.decision.start("POST", endpoint());
+		RequestDecision rejected = this.decision.start("POST", endpoint());
 		rejected.key(List.of("k"));
 		assertThat(rejected.identify(null)).isInstanceOf(HttpAction.Reject.class);
-		HttpDecision.Request skipped = decision(UnidentifiedClients.SKIP).start("POST", endpoint());
+		RequestDecision skipped = decision(UnidentifiedClients.SKIP).start("POST", endpoint());
 		skipped.key(List.of("k"));
 		assertThat(skipped.identify(null)).isSameAs(HttpAction.PROCEED);
-		HttpDecision.Request shared = decision(UnidentifiedClients.SHARE).start("POST", endpoint());
+		RequestDecision shared = decision(UnidentifiedClients.SHARE).start("POST", endpoint());
 		shared.key(List.of("k"));
 		assertThat(shared.identify(null)).isNull();
 		shared.scope();
@@ -112,7 +112,7 @@ class HttpDecisionTests {
 
 	@Test
 	void ambiguousIdentityIsRefusedWith400NamingTheHeader() {
-		HttpDecision.Request request = this.decision.start("POST", endpoint());
+		RequestDecision request = this.decision.start("POST", endpoint());
 		request.key(List.of("k"));
 		assertThat(request.identityAmbiguous(new AmbiguousClientIdentityException("X-Tenant")))
 			.isInstanceOfSatisfying(HttpAction.Reject.class, (reject) -> {
@@ -125,10 +125,10 @@ class HttpDecisionTests {
 
 	@Test
 	void scopeIsKnownOnlyOnceKeyAndIdentityAreAndDependsOnTheClient() {
-		HttpDecision.Request early = this.decision.start("POST", endpoint());
+		RequestDecision early = this.decision.start("POST", endpoint());
 		assertThatIllegalStateException().isThrownBy(early::scope);
-		HttpDecision.Request alice = keyed(this.decision, endpoint());
-		HttpDecision.Request bob = this.decision.start("POST", endpoint());
+		RequestDecision alice = keyed(this.decision, endpoint());
+		RequestDecision bob = this.decision.start("POST", endpoint());
 		bob.key(List.of("k-1"));
 		bob.identify("principal:bob");
 		assertThat(alice.scope()).hasSize(64).isNotEqualTo(bob.scope());
@@ -176,14 +176,14 @@ class HttpDecisionTests {
 	@Test
 	void duplicateOfARunningStreamAttachesOrIsRefused() {
 		IdempotentEndpoint streaming = endpoint(false, true, Idempotent.StoreFailure.REJECT);
-		HttpDecision.Request duplicate = keyed(this.decision, streaming);
+		RequestDecision duplicate = keyed(this.decision, streaming);
 		assertThat(duplicate.began(BeginResult.inProgress(), false)).isSameAs(HttpAction.ATTACH);
 		duplicate.attached(3);
 		assertThat(this.decision.followers(duplicate.scope())).isOne();
 		duplicate.unfollow();
 		duplicate.unfollow();
 		assertThat(this.decision.followers(duplicate.scope())).isZero();
-		HttpDecision.Request unreadable = keyed(this.decision, streaming);
+		RequestDecision unreadable = keyed(this.decision, streaming);
 		unreadable.began(BeginResult.inProgress(), false);
 		assertThat(unreadable.attachFailed(new IdempotencyStoreException("down"))).isInstanceOf(HttpAction.Reject.class);
 		assertThat(this.decision.followers(unreadable.scope())).as("a refused follower leaves").isZero();
@@ -199,8 +199,8 @@ class HttpDecisionTests {
 		this.decision.setStreamSettings(new StreamSettings(10, 1024, Duration.ofMinutes(1), Duration.ofMillis(100),
 				Duration.ofSeconds(30), 2));
 		IdempotentEndpoint streaming = endpoint(false, true, Idempotent.StoreFailure.REJECT);
-		HttpDecision.Request first = keyed(this.decision, streaming);
-		HttpDecision.Request second = keyed(this.decision, streaming);
+		RequestDecision first = keyed(this.decision, streaming);
+		RequestDecision second = keyed(this.decision, streaming);
 		assertThat(first.began(BeginResult.inProgress(), false)).isSameAs(HttpAction.ATTACH);
 		assertThat(second.began(BeginResult.inProgress(), false)).isSameAs(HttpAction.ATTACH);
 		assertThat(keyed(this.decision, streaming).began(BeginResult.inProgress(), false))
@@ -222,7 +222,7 @@ class HttpDecisionTests {
 				headWait));
 		IdempotentEndpoint streaming = new IdempotentEndpoint("/orders", "/orders", false, Duration.ofHours(1),
 				Duration.ofSeconds(30), Duration.ofSeconds(5), List.of(), Idempotent.StoreFailure.REJECT, true);
-		HttpDecision.Request duplicate = keyed(this.decision, streaming);
+		RequestDecision duplicate = keyed(this.decision, streaming);
 		assertThat(duplicate.waitTimeout()).isEqualTo(Duration.ofSeconds(5));
 		assertThat(duplicate.began(BeginResult.inProgress(), false)).isSameAs(HttpAction.ATTACH);
 		HttpAction next = duplicate.notFollowed(accept);
@@ -254,7 +254,7 @@ class HttpDecisionTests {
 	void duplicateWaitingForAStreamIsRefusedOnceHeadWaitRunsOut() {
 		this.decision.setStreamSettings(new StreamSettings(10, 1024, Duration.ofMinutes(1), Duration.ofMillis(100),
 				Duration.ofNanos(1)));
-		HttpDecision.Request duplicate = keyed(this.decision, endpoint(false, true, Idempotent.StoreFailure.REJECT));
+		RequestDecision duplicate = keyed(this.decision, endpoint(false, true, Idempotent.StoreFailure.REJECT));
 		duplicate.began(BeginResult.inProgress(), false);
 		assertThat(duplicate.notFollowed("text/event-stream")).isEqualTo(new HttpAction.AskAgain(Duration.ofNanos(1)));
 		HttpAction next = HttpAction.ATTACH;
@@ -289,7 +289,7 @@ class HttpDecisionTests {
 
 	@Test
 	void decisionsAfterTheScopeNameIt() {
-		HttpDecision.Request request = keyed(this.decision, endpoint());
+		RequestDecision request = keyed(this.decision, endpoint());
 		request.began(BeginResult.acquired(), false);
 		assertThat(this.decisions).singleElement().satisfies((decision) -> {
 			assertThat(decision.scope()).isEqualTo(request.scope());

@@ -39,6 +39,7 @@ import dev.modelgate.idempotency.web.ResponsePolicy;
 import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.web.internal.HttpAction;
 import dev.modelgate.idempotency.web.internal.HttpDecision;
+import dev.modelgate.idempotency.web.internal.RequestDecision;
 import dev.modelgate.idempotency.web.internal.LastEventId;
 import dev.modelgate.idempotency.web.internal.StreamReporting;
 
@@ -199,7 +200,7 @@ public class ReactiveIdempotencyEngine {
 				exchange.getAttributes().put(KEEP_GENERATING_ATTRIBUTE, keepGenerating);
 			}
 			ServerHttpRequest request = exchange.getRequest();
-			HttpDecision.Request decision = this.decision.start(request.getMethod().name(), endpoint);
+			RequestDecision decision = this.decision.start(request.getMethod().name(), endpoint);
 			List<String> values = HeaderValues.of(request.getHeaders(), this.settings.headerName());
 			HttpAction action = decision.key((values != null) ? values : List.of());
 			if (action != null) {
@@ -221,7 +222,7 @@ public class ReactiveIdempotencyEngine {
 		return (action instanceof HttpAction.Reject reject) ? reject(reject.problem(), exchange) : chain.apply(exchange);
 	}
 
-	private Mono<Void> identified(HttpDecision.Request decision, ServerWebExchange exchange,
+	private Mono<Void> identified(RequestDecision decision, ServerWebExchange exchange,
 			Function<ServerWebExchange, Mono<Void>> chain) {
 		IdempotentEndpoint endpoint = decision.endpoint();
 		return KeyedBody.read(exchange.getRequest(), this.settings.maxRequestBytes(), endpoint.ignoreFields())
@@ -237,7 +238,7 @@ public class ReactiveIdempotencyEngine {
 	 * Asks the store to {@code begin} and carries out the decision: the first time with the endpoint's
 	 * wait for a running duplicate, again (without it) after waiting for a duplicate's stream to begin.
 	 */
-	private Mono<Void> keyed(HttpDecision.Request decision, String fingerprint, ServerWebExchange exchange,
+	private Mono<Void> keyed(RequestDecision decision, String fingerprint, ServerWebExchange exchange,
 			Function<ServerWebExchange, Mono<Void>> chain) {
 		IdempotentEndpoint endpoint = decision.endpoint();
 		CompletableFuture<Attempt> answer = this.coordinator.begin(decision.scope(), fingerprint, endpoint.leaseTtl(),
@@ -254,7 +255,7 @@ public class ReactiveIdempotencyEngine {
 	}
 
 	/** Carries out what the store's answer to {@code begin} (or its failure) decides. */
-	private Mono<Void> began(HttpDecision.Request decision, CompletableFuture<Attempt> answer, String fingerprint,
+	private Mono<Void> began(RequestDecision decision, CompletableFuture<Attempt> answer, String fingerprint,
 			ServerWebExchange exchange, Function<ServerWebExchange, Mono<Void>> chain) {
 		Attempt attempt;
 		try {
@@ -270,7 +271,7 @@ public class ReactiveIdempotencyEngine {
 				exchange, chain);
 	}
 
-	private Mono<Void> carryOut(HttpDecision.Request decision, HttpAction action, @Nullable AsyncLease lease,
+	private Mono<Void> carryOut(RequestDecision decision, HttpAction action, @Nullable AsyncLease lease,
 			String fingerprint, ServerWebExchange exchange, Function<ServerWebExchange, Mono<Void>> chain) {
 		if (action == HttpAction.ATTACH) {
 			return attach(decision, fingerprint, exchange, chain);
@@ -297,7 +298,7 @@ public class ReactiveIdempotencyEngine {
 	 * Follows the stream the running request is recording, for a duplicate counted among its followers;
 	 * what the decision answers when it is not there (yet) or cannot be read.
 	 */
-	private Mono<Void> attach(HttpDecision.Request decision, String fingerprint, ServerWebExchange exchange,
+	private Mono<Void> attach(RequestDecision decision, String fingerprint, ServerWebExchange exchange,
 			Function<ServerWebExchange, Mono<Void>> chain) {
 		LastEventId from = lastEventId(exchange);
 		return this.streams.follow(decision.scope(), from, exchange.getResponse())
@@ -313,7 +314,7 @@ public class ReactiveIdempotencyEngine {
 			.doFinally((signal) -> decision.unfollow());
 	}
 
-	private Mono<Void> run(HttpDecision.Request decision, AsyncLease lease, ServerWebExchange exchange,
+	private Mono<Void> run(RequestDecision decision, AsyncLease lease, ServerWebExchange exchange,
 			Function<ServerWebExchange, Mono<Void>> chain) {
 		ReactiveSettlement settlement = new ReactiveSettlement(decision.settlement(lease), this.timers);
 		StreamReporting reporting = decision.streamReporting();
@@ -330,7 +331,7 @@ public class ReactiveIdempotencyEngine {
 				() -> decision.responded(IdempotencyListener.ResponseKind.FIRST));
 	}
 
-	private Mono<Void> replay(HttpDecision.Request decision, HttpResponseRecord stored, ServerWebExchange exchange) {
+	private Mono<Void> replay(RequestDecision decision, HttpResponseRecord stored, ServerWebExchange exchange) {
 		ServerHttpResponse response = exchange.getResponse();
 		response.setStatusCode(HttpStatusCode.valueOf(stored.status()));
 		stored.headers().forEach((name, values) -> {
@@ -346,7 +347,7 @@ public class ReactiveIdempotencyEngine {
 			.doOnSuccess((done) -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
 	}
 
-	private Mono<Void> replayStream(HttpDecision.Request decision, ServerWebExchange exchange) {
+	private Mono<Void> replayStream(RequestDecision decision, ServerWebExchange exchange) {
 		LastEventId from = lastEventId(exchange);
 		return this.streams.follow(decision.scope(), from, exchange.getResponse())
 			.flatMap((following) -> {

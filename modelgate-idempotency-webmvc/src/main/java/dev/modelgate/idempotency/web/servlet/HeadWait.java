@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.modelgate.idempotency.web.internal.HttpAction;
 import dev.modelgate.idempotency.web.internal.HttpDecision;
+import dev.modelgate.idempotency.web.internal.RequestDecision;
 import dev.modelgate.idempotency.web.servlet.KeyedRequestReader.KeyedRequest;
 
 /**
@@ -29,7 +30,7 @@ final class HeadWait extends ClientWatch {
 	 * @param read its body and fingerprint
 	 * @param stopping whether the application is stopping (the duplicate is refused)
 	 */
-	record Over(HttpDecision.Request decision, KeyedRequest read, boolean stopping) {
+	record Over(RequestDecision decision, KeyedRequest read, boolean stopping) {
 	}
 
 	private HeadWait() {
@@ -43,7 +44,7 @@ final class HeadWait extends ClientWatch {
 	 * @param pause how long
 	 * @param timers where the pause is timed
 	 */
-	static void start(HttpDecision.Request decision, KeyedRequest read, HttpServletRequest request, Duration pause,
+	static void start(RequestDecision decision, KeyedRequest read, HttpServletRequest request, Duration pause,
 			ScheduledExecutorService timers) {
 		AsyncContext context = request.startAsync();
 		// stream.head-wait bounds the wait; the container's timeout must not end it first.

@@ -32,6 +32,7 @@ import dev.modelgate.idempotency.web.ResponsePolicy;
 import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.web.internal.HttpAction;
 import dev.modelgate.idempotency.web.internal.HttpDecision;
+import dev.modelgate.idempotency.web.internal.RequestDecision;
 import dev.modelgate.idempotency.web.internal.LastEventId;
 import dev.modelgate.idempotency.web.servlet.KeyedRequestReader.KeyedRequest;
 
@@ -220,7 +221,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			chain.doFilter(request, response);
 			return;
 		}
-		HttpDecision.Request decision = this.decision.start(request.getMethod(), endpoint);
+		RequestDecision decision = this.decision.start(request.getMethod(), endpoint);
 		HttpAction action = decision.key(Collections.list(request.getHeaders(this.settings.headerName())));
 		if (action == null) {
 			try {
@@ -255,7 +256,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		}
 	}
 
-	private void handleKeyed(HttpDecision.Request decision, KeyedRequest read, HttpServletRequest request,
+	private void handleKeyed(RequestDecision decision, KeyedRequest read, HttpServletRequest request,
 			HttpServletResponse response, FilterChain chain) throws IOException, ServletException {
 		IdempotentEndpoint endpoint = decision.endpoint();
 		Attempt attempt = null;
@@ -275,7 +276,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 * Carries out the store's answer to a keyed request: follows the stream it found (or waits for one
 	 * to begin), replays, refuses or runs the handler.
 	 */
-	private void carryOut(HttpDecision.Request decision, KeyedRequest read, @Nullable Attempt attempt,
+	private void carryOut(RequestDecision decision, KeyedRequest read, @Nullable Attempt attempt,
 			HttpAction action, HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
 		if (action == HttpAction.ATTACH) {
@@ -309,7 +310,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		}
 	}
 
-	private void run(HttpDecision.Request decision, @Nullable Lease lease, KeyedRequest read, HttpServletResponse response,
+	private void run(RequestDecision decision, @Nullable Lease lease, KeyedRequest read, HttpServletResponse response,
 			FilterChain chain) throws IOException, ServletException {
 		try {
 			Lease held = Objects.requireNonNull(lease, "an acquired attempt holds a lease");
@@ -338,7 +339,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 * @return {@code null} once following (it leaves the followers when its response is done), else what
 	 * the decision answers for a stream that is not there (yet) or cannot be read; nothing is written
 	 */
-	private @Nullable HttpAction attach(HttpDecision.Request decision, HttpServletRequest request,
+	private @Nullable HttpAction attach(RequestDecision decision, HttpServletRequest request,
 			HttpServletResponse response) throws IOException {
 		LastEventId from = LastEventId.parse(request.getHeader(HttpDecision.LAST_EVENT_ID));
 		try {
@@ -357,7 +358,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	}
 
 	/** @return {@code null} once replayed; else the refusal, with nothing written */
-	private @Nullable HttpAction replayStream(HttpDecision.Request decision, HttpServletRequest request,
+	private @Nullable HttpAction replayStream(RequestDecision decision, HttpServletRequest request,
 			HttpServletResponse response) throws IOException {
 		LastEventId from = LastEventId.parse(request.getHeader(HttpDecision.LAST_EVENT_ID));
 		HttpAction refusal;
