@@ -133,15 +133,21 @@ public class ModelgateIdempotencyAutoConfiguration {
 
 
 		@Bean
+		IdempotencyTimers idempotencyFilterTimers() {
+			return new IdempotencyTimers("modelgate-idempotency-");
+		}
+
+		@Bean
 		@ConditionalOnMissingBean
 		IdempotencyFilter idempotencyFilter(IdempotentHandlerResolver handlerResolver,
 				IdempotencyCoordinator coordinator, ClientIdentityResolver identityResolver,
 				ResponsePolicy responsePolicy, IdempotencyProblemRenderer problemRenderer,
-				ModelgateIdempotencyProperties properties, ObjectProvider<IdempotencyListener> listeners) {
+				ModelgateIdempotencyProperties properties, ObjectProvider<IdempotencyListener> listeners,
+				IdempotencyTimers timers) {
 			IdempotencyFilter filter = new IdempotencyFilter(handlerResolver, coordinator, identityResolver,
 					responsePolicy, problemRenderer, new ReplayHeaders(properties.getReplayHeaders()),
-					KeyedRequestProperties.settings(properties,
-							identityResolver instanceof DefaultClientIdentityResolver));
+					KeyedRequestProperties.settings(properties, identityResolver instanceof DefaultClientIdentityResolver),
+					timers.executor());
 			filter.setListeners(listeners.orderedStream().toList());
 			filter.setStreamSettings(KeyedRequestProperties.streamSettings(properties));
 			return filter;

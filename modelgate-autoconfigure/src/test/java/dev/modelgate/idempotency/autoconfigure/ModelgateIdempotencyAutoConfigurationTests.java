@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -41,6 +43,7 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.ResponseEntity;
 import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -97,6 +100,23 @@ class ModelgateIdempotencyAutoConfigurationTests {
 			assertThat(context).hasSingleBean(IdempotencyProblemRenderer.class);
 			assertThat(context).hasSingleBean(IdempotentHandlerResolver.class);
 		});
+	}
+
+	/**
+	 * The filter's timers are the context's to start and stop, and are no {@code TaskScheduler} or
+	 * {@code ScheduledExecutorService} bean, which would become the application's scheduler.
+	 */
+	@Test
+	void filterTimersLiveAndDieWithTheContextAndAreNoScheduler() {
+		AtomicReference<ScheduledExecutorService> timers = new AtomicReference<>();
+		this.contextRunner.withPropertyValues("modelgate.idempotency.store=memory").run((context) -> {
+			assertThat(context).hasSingleBean(IdempotencyTimers.class);
+			assertThat(context).doesNotHaveBean(TaskScheduler.class);
+			assertThat(context).doesNotHaveBean(ScheduledExecutorService.class);
+			timers.set(context.getBean(IdempotencyTimers.class).executor());
+			assertThat(timers.get().isShutdown()).isFalse();
+		});
+		assertThat(timers.get().isShutdown()).isTrue();
 	}
 
 	@Test

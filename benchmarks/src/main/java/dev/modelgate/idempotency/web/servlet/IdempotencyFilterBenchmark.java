@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -223,13 +225,20 @@ public class IdempotencyFilterBenchmark {
 		}
 	}
 
+	/** The filters' timers, as the auto-configuration's: a daemon pool the benchmark never shuts down. */
+	private static final ScheduledExecutorService TIMERS = Executors.newScheduledThreadPool(2, (task) -> {
+		Thread thread = new Thread(task, "modelgate-idempotency-timers");
+		thread.setDaemon(true);
+		return thread;
+	});
+
 	private static IdempotencyFilter filter(IdempotentHandlerResolver resolver, IdempotencyCoordinator coordinator)
 			throws ServletException {
 		IdempotencyFilter filter = new IdempotencyFilter(resolver, coordinator, new DefaultClientIdentityResolver("Authorization"),
 				new StatusResponsePolicy(Set.of(408, 409, 425, 429), false),
 				new ProblemDetailRenderer(new JacksonJsonHttpMessageConverter(JsonMapper.builder().build())), new ReplayHeaders(List.of()),
 				new KeyedRequestSettings("Idempotency-Key", 255, 1024 * 1024, 1024 * 1024,
-						Duration.ofSeconds(1), 422));
+						Duration.ofSeconds(1), 422), TIMERS);
 		// As the application context does for a filter bean.
 		filter.afterPropertiesSet();
 		return filter;

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 import jakarta.servlet.DispatcherType;
@@ -88,23 +87,11 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	private final ProblemResponder problems;
 
-	/** Ends streams that outlive {@link StreamSettings#maxDuration()}; one daemon thread, idle otherwise. */
-	private final ScheduledExecutorService streamTimers = Executors.newSingleThreadScheduledExecutor((task) -> {
-		Thread thread = new Thread(task, "modelgate-idempotency-streams");
-		thread.setDaemon(true);
-		return thread;
-	});
-
 	/**
-	 * Where followers of live streams wait for the next events without a request thread (the store
-	 * read and the write to the client every poll interval), and duplicates for a stream to begin.
+	 * Where followers of live streams and duplicates waiting for a stream to begin wait without a
+	 * request thread, and streams that outlive {@link StreamSettings#maxDuration()} are ended.
 	 */
-	private final ScheduledExecutorService followerTimers = Executors.newScheduledThreadPool(
-			Math.max(2, Runtime.getRuntime().availableProcessors()), (task) -> {
-				Thread thread = new Thread(task, "modelgate-idempotency-followers");
-				thread.setDaemon(true);
-				return thread;
-			});
+	private final ScheduledExecutorService timers;
 
 	private StreamSettings streamSettings = StreamSettings.DEFAULTS;
 
@@ -121,22 +108,26 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	 * @param problemRenderer writes refusals
 	 * @param replayHeaders which recorded headers are replayed
 	 * @param settings the global settings
+	 * @param timers where followers of live streams poll, duplicates wait for a stream to begin and
+	 * streams that outlive their limit are ended; the application owns it (the filter never shuts it down)
 	 */
 	public IdempotencyFilter(IdempotentHandlerResolver handlerResolver, IdempotencyCoordinator coordinator,
 			ClientIdentityResolver identityResolver, ResponsePolicy responsePolicy,
-			IdempotencyProblemRenderer problemRenderer, ReplayHeaders replayHeaders, KeyedRequestSettings settings) {
+			IdempotencyProblemRenderer problemRenderer, ReplayHeaders replayHeaders, KeyedRequestSettings settings,
+			ScheduledExecutorService timers) {
 		this.handlerResolver = handlerResolver;
 		this.coordinator = coordinator;
 		this.identityResolver = identityResolver;
 		this.responsePolicy = responsePolicy;
 		this.replayHeaders = replayHeaders;
 		this.settings = settings;
+		this.timers = timers;
 		this.decision = new HttpDecision(settings);
 		this.reader = new KeyedRequestReader(settings.maxRequestBytes());
 		this.replayer = new ResponseReplayer(replayHeaders, settings.replayedHeaderName());
 		this.problems = new ProblemResponder(problemRenderer);
 		this.follower = new StreamFollower(coordinator.getStore(), replayHeaders, settings.replayedHeaderName(),
-				this.streamSettings, this.followerTimers);
+				this.streamSettings, this.timers);
 	}
 
 	/**
@@ -147,13 +138,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		this.streamSettings = streamSettings;
 		this.decision.setStreamSettings(streamSettings);
 		this.follower = new StreamFollower(this.coordinator.getStore(), this.replayHeaders,
-				this.settings.replayedHeaderName(), streamSettings, this.followerTimers);
-	}
-
-	@Override
-	public void destroy() {
-		this.streamTimers.shutdownNow();
-		this.followerTimers.shutdownNow();
+				this.settings.replayedHeaderName(), streamSettings, this.timers);
 	}
 
 	@Override
@@ -293,7 +278,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			action = decision.notAttached();
 		}
 		if (action instanceof HttpAction.AskAgain again) {
-			HeadWait.start(decision, read, request, again.pause(), this.followerTimers);
+			HeadWait.start(decision, read, request, again.pause(), this.timers);
 		}
 		else if (action instanceof HttpAction.Reject reject) {
 			reject(reject.problem(), request, response);
@@ -315,7 +300,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		try {
 			Lease held = Objects.requireNonNull(lease, "an acquired attempt holds a lease");
 			new HandlerExecution(held, decision.settlement(held), this.responsePolicy, this.replayHeaders,
-					this.settings.maxResponseBytes(), this.streamSettings, this.streamTimers,
+					this.settings.maxResponseBytes(), this.streamSettings, this.timers,
 					decision.streamReporting())
 				.run(read.request(), response, chain);
 		}
