@@ -10,6 +10,7 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.FormHttpMessageReader;
+import org.springframework.http.codec.HttpMessageReader;
 import org.springframework.http.codec.multipart.DefaultPartHttpMessageReader;
 import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
 import org.springframework.http.codec.multipart.Part;
@@ -50,7 +51,7 @@ final class KeyedExchange {
 	}
 
 	/** The request as the handler sees it: the body read for the fingerprint, readable again. */
-	static final class BufferedBodyRequest extends ServerHttpRequestDecorator {
+	private static final class BufferedBodyRequest extends ServerHttpRequestDecorator {
 
 		private final byte[] body;
 
@@ -76,7 +77,7 @@ final class KeyedExchange {
 	 * and its form and multipart data read from that body. A mutated exchange would answer those from
 	 * the original request, whose body is consumed.
 	 */
-	static final class BufferedBodyExchange extends ServerWebExchangeDecorator {
+	private static final class BufferedBodyExchange extends ServerWebExchangeDecorator {
 
 		private static final ResolvableType FORM_DATA = ResolvableType.forClassWithGenerics(MultiValueMap.class,
 				String.class, String.class);
@@ -132,12 +133,7 @@ final class KeyedExchange {
 		@Override
 		public Mono<MultiValueMap<String, String>> getFormData() {
 			if (this.formData == null) {
-				MediaType contentType = contentType(this.request);
-				this.formData = (contentType != null && MediaType.APPLICATION_FORM_URLENCODED.isCompatibleWith(contentType))
-						? new FormHttpMessageReader().readMono(FORM_DATA, this.request, Map.of())
-							.switchIfEmpty(Mono.fromSupplier(LinkedMultiValueMap::new))
-							.cache()
-						: Mono.fromSupplier(LinkedMultiValueMap::new);
+				this.formData = readOnce(MediaType.APPLICATION_FORM_URLENCODED, new FormHttpMessageReader(), FORM_DATA);
 			}
 			return this.formData;
 		}
@@ -145,17 +141,23 @@ final class KeyedExchange {
 		@Override
 		public Mono<MultiValueMap<String, Part>> getMultipartData() {
 			if (this.multipartData == null) {
-				MediaType contentType = contentType(this.request);
-				this.multipartData = (contentType != null && MediaType.MULTIPART_FORM_DATA.isCompatibleWith(contentType))
-						? new MultipartHttpMessageReader(new DefaultPartHttpMessageReader())
-							.readMono(MULTIPART_DATA, this.request, Map.of())
-							.switchIfEmpty(Mono.fromSupplier(LinkedMultiValueMap::new))
-							.cache()
-						: Mono.fromSupplier(LinkedMultiValueMap::new);
+				this.multipartData = readOnce(MediaType.MULTIPART_FORM_DATA,
+						new MultipartHttpMessageReader(new DefaultPartHttpMessageReader()), MULTIPART_DATA);
 			}
 			return this.multipartData;
 		}
 
+		/** The body as {@code type} when its content type is {@code accepted}, else an empty map; read once. */
+		private <V> Mono<MultiValueMap<String, V>> readOnce(MediaType accepted,
+				HttpMessageReader<MultiValueMap<String, V>> reader, ResolvableType type) {
+			MediaType contentType = contentType(this.request);
+			if (contentType == null || !accepted.isCompatibleWith(contentType)) {
+				return Mono.fromSupplier(LinkedMultiValueMap::new);
+			}
+			return reader.readMono(type, this.request, Map.of())
+				.switchIfEmpty(Mono.fromSupplier(LinkedMultiValueMap::new))
+				.cache();
+		}
 	}
 
 }
