@@ -2,7 +2,9 @@
 -- (never written, released, or its lease or retention expired) is acquired.
 -- KEYS[1]: the record. ARGV[1]: fingerprint, ARGV[2]: token, ARGV[3]: lease in milliseconds.
 -- Answers {'acquired'}, {'mismatch'}, {'in_progress'}, {'completed'} when the result was not kept,
--- or {'completed', kind, outcome}.
+-- {'completed', kind, outcome}, or {'spent', status, completed, resource or ''} once the answer of a
+-- record with a spent-key marker (complete.lua) has expired; the answer's fields are then dropped,
+-- so that only the marker stays until the key expires.
 if redis.call('EXISTS', KEYS[1]) == 0 then
 	-- 'created' (epoch milliseconds) is taken from the Redis clock, the one the expiry runs on, so
 	-- that an operator reading the record measures its age and its expiry on the same clock. Writing
@@ -24,6 +26,14 @@ if record[1] ~= ARGV[1] then
 end
 if record[2] == 'in_progress' then
 	return { 'in_progress' }
+end
+local spent = redis.call('HMGET', KEYS[1], 'spent_at', 'status', 'completed', 'resource')
+if spent[1] then
+	local now = redis.call('TIME')
+	if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) >= tonumber(spent[1]) then
+		redis.call('HDEL', KEYS[1], 'kind', 'outcome')
+		return { 'spent', spent[2], spent[3], spent[4] or '' }
+	end
 end
 local outcome = redis.call('HMGET', KEYS[1], 'kind', 'outcome')
 if not outcome[1] then

@@ -25,6 +25,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
 
@@ -98,6 +99,13 @@ public class AsyncRedisIdempotencyStore implements AsyncIdempotencyStore, AutoCl
 	public CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome,
 			Duration ttl) {
 		return bool("complete", this.records.complete, scope, () -> RedisRecords.completeArgs(token, outcome, ttl));
+	}
+
+	@Override
+	public CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome,
+			Duration ttl, SpentMarker marker) {
+		return bool("complete", this.records.complete, scope,
+				() -> RedisRecords.completeArgs(token, outcome, ttl, marker));
 	}
 
 	@Override

@@ -16,6 +16,7 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
 import dev.modelgate.idempotency.redis.AcknowledgedScripts.Acknowledged;
@@ -117,7 +118,16 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
-		byte[][] args = RedisRecords.completeArgs(token, outcome, ttl);
+		return complete(scope, RedisRecords.completeArgs(token, outcome, ttl));
+	}
+
+	@Override
+	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl,
+			SpentMarker marker) {
+		return complete(scope, RedisRecords.completeArgs(token, outcome, ttl, marker));
+	}
+
+	private boolean complete(String scope, byte[][] args) {
 		if (this.acknowledged == null) {
 			return execute("complete", this.records.complete, scope, args);
 		}

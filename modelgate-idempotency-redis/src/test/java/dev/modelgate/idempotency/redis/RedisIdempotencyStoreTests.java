@@ -35,11 +35,13 @@ import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.test.IdempotencyStoreContractTests;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.testsupport.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The store contract on a real Redis, plus what is particular to Redis: the record's key and expiry,
@@ -74,6 +76,35 @@ class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 	@Override
 	protected IdempotencyStore createStore() {
 		return new RedisIdempotencyStore(connectionFactory, PREFIX);
+	}
+
+	@Override
+	protected long answerBytesKept(String scope) {
+		return redis.opsForHash().lengthOfValue(PREFIX + scope, "outcome");
+	}
+
+	@Override
+	protected boolean keepsAnything(String scope) {
+		return Boolean.TRUE.equals(redis.hasKey(PREFIX + scope));
+	}
+
+	@Test
+	void spentKeyIsOneHashThatExpiresAfterTtlPlusRetentionAndKeepsOnlyTheMarkerOnceSpent() {
+		String scope = scopeHash();
+		String key = PREFIX + scope;
+		String token = token();
+		store().begin(scope, "fp", token, Duration.ofSeconds(30));
+		store().complete(scope, token, largeOutcome(), Duration.ofMillis(200),
+				new SpentMarker(Duration.ofHours(1), "201", "/orders/42"));
+
+		assertThat(redis.<String, String>opsForHash().keys(key)).containsExactlyInAnyOrder("fp", "state", "created",
+				"kind", "outcome", "spent_at", "status", "completed", "resource");
+		assertThat(redis.getExpire(key, TimeUnit.MILLISECONDS)).isBetween(3_595_000L, 3_600_200L);
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> store().begin(scope, "fp", token(), LONG).outcome() == Outcome.SPENT);
+		assertThat(redis.<String, String>opsForHash().keys(key)).containsExactlyInAnyOrder("fp", "state", "created",
+				"spent_at", "status", "completed", "resource");
 	}
 
 	@Test
