@@ -194,6 +194,10 @@ public final class RequestDecision {
 			}
 			case IN_PROGRESS -> this.endpoint.attachToStream() ? join() : notAttached();
 			case COMPLETED -> completed(result.stored());
+			case SPENT -> {
+				decide(IdempotencyOutcome.SPENT);
+				yield new HttpAction.Reject(IdempotencyProblem.keySpent(result.spent()));
+			}
 			case ACQUIRED -> {
 				decide(IdempotencyOutcome.ACQUIRED);
 				yield HttpAction.RUN;
@@ -356,7 +360,8 @@ public final class RequestDecision {
 	 * @param lease the acquired lease
 	 */
 	public Settlement settlement(Lease lease) {
-		return new Settlement(lease, this.http.reporter(), this.method, this.endpoint.route(), this.endpoint.ttl());
+		return new Settlement(lease, this.http.reporter(), this.method, this.endpoint.route(), this.endpoint.ttl(),
+				SpentKeyMarkers.of(this.endpoint));
 	}
 
 	/**
@@ -365,7 +370,7 @@ public final class RequestDecision {
 	 */
 	public AsyncSettlement settlement(AsyncLease lease) {
 		return new AsyncSettlement(lease, this.http.reporter(), this.method, this.endpoint.route(),
-				this.endpoint.ttl());
+				this.endpoint.ttl(), SpentKeyMarkers.of(this.endpoint));
 	}
 
 	/** {@return what a recorded stream of this run reports} */
