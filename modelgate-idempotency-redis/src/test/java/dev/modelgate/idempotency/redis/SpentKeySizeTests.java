@@ -1,0 +1,101 @@
+package dev.modelgate.idempotency.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import dev.modelgate.idempotency.core.BeginResult.Outcome;
+import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.SpentMarker;
+import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.testsupport.RedisTestServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * How many bytes of Redis memory a spent key's marker takes ({@code MEMORY USAGE}, which counts the
+ * key, the hash and Redis's own overhead), the figure docs/STORES.md gives for a million spent keys.
+ * It fails when a marker grows past the documented bound.
+ */
+@Tag("store")
+class SpentKeySizeTests {
+
+	private static final String PREFIX = "modelgate:test:" + UUID.randomUUID() + ":";
+
+	private static final int KEYS = 200;
+
+	private static LettuceConnectionFactory connectionFactory;
+
+	private static StringRedisTemplate redis;
+
+	@BeforeAll
+	static void connect() {
+		connectionFactory = RedisTestServer.connectionFactory();
+		redis = new StringRedisTemplate(connectionFactory);
+	}
+
+	@AfterAll
+	static void deleteRecordsAndDisconnect() {
+		Set<String> keys = redis.keys(PREFIX + "*");
+		if (!keys.isEmpty()) {
+			redis.delete(keys);
+		}
+		connectionFactory.destroy();
+	}
+
+	@Test
+	void aSpentKeysMarkerTakesAboutTwoHundredBytesOfRedisMemory() {
+		IdempotencyStore store = new RedisIdempotencyStore(connectionFactory, PREFIX);
+		// A typical answer: a JSON body of about a kilobyte with its status and headers.
+		StoredOutcome answer = new StoredOutcome(StoredOutcome.Kind.RESPONSE, new byte[1024]);
+		List<String> scopes = new ArrayList<>();
+		for (int i = 0; i < KEYS; i++) {
+			String scope = (UUID.randomUUID().toString() + UUID.randomUUID()).replace("-", "");
+			String token = UUID.randomUUID().toString().replace("-", "");
+			// The fingerprint is a SHA-256 in hex, as the library writes it.
+			String fingerprint = scope.substring(0, 32) + scope.substring(0, 32);
+			store.begin(scope, fingerprint, token, Duration.ofSeconds(30));
+			store.complete(scope, token, answer, Duration.ofMillis(300),
+					new SpentMarker(Duration.ofDays(7), "201", "/orders/" + (1_000_000 + i)));
+			scopes.add(scope);
+		}
+		long answered = memoryUsage(scopes);
+		for (String scope : scopes) {
+			String fingerprint = scope.substring(0, 32) + scope.substring(0, 32);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> store.begin(scope, fingerprint, "t", Duration.ofSeconds(30)).outcome() == Outcome.SPENT);
+		}
+		long spent = memoryUsage(scopes);
+		System.out.printf("Redis MEMORY USAGE per key: %d bytes with its 1 KiB answer, %d bytes once spent%n",
+				answered / KEYS, spent / KEYS);
+		assertThat(answered / KEYS).isGreaterThan(1024);
+		assertThat(spent / KEYS).isBetween(100L, 300L);
+	}
+
+	private static long memoryUsage(List<String> scopes) {
+		try (RedisConnection connection = connectionFactory.getConnection()) {
+			long total = 0;
+			for (String scope : scopes) {
+				Object usage = connection.execute("MEMORY", "USAGE".getBytes(StandardCharsets.US_ASCII),
+						(PREFIX + scope).getBytes(StandardCharsets.UTF_8), "SAMPLES".getBytes(StandardCharsets.US_ASCII),
+						"0".getBytes(StandardCharsets.US_ASCII));
+				total += (Long) usage;
+			}
+			return total;
+		}
+	}
+
+}
