@@ -161,7 +161,7 @@ public class AsyncRedisIdempotencyStore implements AsyncIdempotencyStore, AutoCl
 			String scope, Supplier<byte[][]> args, Function<T, R> reader) {
 		CompletableFuture<R> answer;
 		try {
-			byte[][] keys = { this.records.keyBytes(scope) };
+			byte[][] keys = this.records.keys(scope);
 			byte[][] values = args.get();
 			answer = connection().thenCompose((connected) -> this.<T>eval(connected.commands(), script, type, keys, values))
 				.thenApply(reader);

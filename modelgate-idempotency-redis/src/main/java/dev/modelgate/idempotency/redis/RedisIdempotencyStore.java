@@ -153,7 +153,8 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 	@Override
 	public boolean delete(String scope) {
 		try {
-			return Boolean.TRUE.equals(this.redis.delete(this.records.keyBytes(scope)));
+			Long deleted = this.redis.delete(List.of(this.records.keys(scope)));
+			return deleted != null && deleted > 0;
 		}
 		catch (DataAccessException ex) {
 			throw new IdempotencyStoreException("delete failed on Redis key " + this.records.key(scope), ex);
@@ -218,7 +219,7 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 	private <T> Acknowledged<T> executeAcknowledged(String operation, RedisScript<T> script, String scope,
 			byte[]... args) {
 		try {
-			return this.acknowledged.execute(script, this.records.keyBytes(scope), args);
+			return this.acknowledged.execute(script, this.records.keys(scope), args);
 		}
 		catch (DataAccessException ex) {
 			throw new IdempotencyStoreException(operation + " failed on Redis key " + this.records.key(scope), ex);
@@ -256,7 +257,7 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 	@SuppressWarnings("unchecked")
 	private <T> T execute(String operation, RedisScript<T> script, String scope, byte[]... args) {
 		try {
-			return (T) this.scripts.run(script, this.records.keyBytes(scope), args);
+			return (T) this.scripts.run(script, this.records.keys(scope), args);
 		}
 		catch (RuntimeException ex) {
 			throw new IdempotencyStoreException(operation + " failed on Redis key " + this.records.key(scope), ex);

@@ -68,8 +68,15 @@ final class RedisRecords {
 		return this.keyPrefix + scope;
 	}
 
-	byte[] keyBytes(String scope) {
-		return bytes(key(scope));
+	/**
+	 * The keys every record script is given: the record's ({@code prefix + scope}) and its spent-key
+	 * marker's ({@code prefix + "spent:{" + prefix + scope + "}"}). The marker's hash tag is the
+	 * record's key, so that Redis Cluster places both in the record's slot, and it starts with the
+	 * prefix, so that the prefix's ACL key pattern covers it.
+	 */
+	byte[][] keys(String scope) {
+		String key = key(scope);
+		return new byte[][] { bytes(key), bytes(this.keyPrefix + "spent:{" + key + "}") };
 	}
 
 	static byte[][] beginArgs(String fingerprint, String token, Duration leaseTtl) {

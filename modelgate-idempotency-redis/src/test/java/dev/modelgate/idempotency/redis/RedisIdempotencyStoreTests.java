@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -85,26 +86,49 @@ class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
 	@Override
 	protected boolean keepsAnything(String scope) {
-		return Boolean.TRUE.equals(redis.hasKey(PREFIX + scope));
+		return Boolean.TRUE.equals(redis.hasKey(PREFIX + scope)) || Boolean.TRUE.equals(redis.hasKey(marker(scope)));
+	}
+
+	private static String marker(String scope) {
+		return PREFIX + "spent:{" + PREFIX + scope + "}";
 	}
 
 	@Test
-	void spentKeyIsOneHashThatExpiresAfterTtlPlusRetentionAndKeepsOnlyTheMarkerOnceSpent() {
+	void spentKeyIsASmallHashBesideTheRecordThatOutlivesItsAnswerAndNeedsNoRead() {
 		String scope = scopeHash();
 		String key = PREFIX + scope;
 		String token = token();
 		store().begin(scope, "fp", token, Duration.ofSeconds(30));
-		store().complete(scope, token, largeOutcome(), Duration.ofMillis(200),
+		store().complete(scope, token, largeOutcome(), Duration.ofMillis(300),
 				new SpentMarker(Duration.ofHours(1), "201", "/orders/42"));
 
 		assertThat(redis.<String, String>opsForHash().keys(key)).containsExactlyInAnyOrder("fp", "state", "created",
-				"kind", "outcome", "spent_at", "status", "completed", "resource");
-		assertThat(redis.getExpire(key, TimeUnit.MILLISECONDS)).isBetween(3_595_000L, 3_600_200L);
+				"kind", "outcome");
+		assertThat(redis.<String, String>opsForHash().keys(marker(scope))).containsExactlyInAnyOrder("fp", "status",
+				"completed", "created", "resource");
+		assertThat(redis.getExpire(marker(scope), TimeUnit.MILLISECONDS)).isBetween(3_595_000L, 3_600_300L);
+		// The record and its answer go after ttl by Redis's own expiry, read or not; the marker stays.
 		await().atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(20))
-			.until(() -> store().begin(scope, "fp", token(), LONG).outcome() == Outcome.SPENT);
-		assertThat(redis.<String, String>opsForHash().keys(key)).containsExactlyInAnyOrder("fp", "state", "created",
-				"spent_at", "status", "completed", "resource");
+			.until(() -> !Boolean.TRUE.equals(redis.hasKey(key)));
+		assertThat(redis.hasKey(marker(scope))).isTrue();
+		assertThat(store().begin(scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.SPENT);
+		assertThat(store().begin(scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.MISMATCH);
+		assertThat(redis.hasKey(key)).isFalse();
+		assertThat(store().find(scope)).hasValueSatisfying((found) -> assertThat(found.state())
+			.isEqualTo(IdempotencyRecord.State.COMPLETED));
+		assertThat(store().delete(scope)).isTrue();
+		assertThat(keepsAnything(scope)).isFalse();
+	}
+
+	@Test
+	void theMarkerSharesTheRecordsClusterSlot() {
+		String scope = scopeHash();
+		assertThat(SlotHash.getSlot(marker(scope)))
+			.isEqualTo(SlotHash.getSlot(PREFIX + scope));
+		String tagged = "idem:{tenant}:";
+		assertThat(SlotHash.getSlot(tagged + "spent:{" + tagged + scope + "}"))
+			.isEqualTo(SlotHash.getSlot(tagged + scope));
 	}
 
 	@Test
