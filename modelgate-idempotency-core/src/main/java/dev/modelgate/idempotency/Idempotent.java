@@ -69,6 +69,20 @@ public @interface Idempotent {
 	 */
 	boolean attachToStream() default true;
 
+	/**
+	 * How long, once the response has expired after {@link #ttl()}, a retry with the key is still
+	 * refused (410 {@code idempotency_key_spent}, with the original status and completion time)
+	 * instead of running the handler again; empty means
+	 * {@code modelgate.idempotency.spent-key-retention}, {@code "0s"} turns it off for this endpoint.
+	 */
+	String spentKeyRetention() default "";
+
+	/**
+	 * The response header whose value a spent key keeps as the reference to what the request created,
+	 * shown to a spent retry as {@code resource}; empty for none.
+	 */
+	String spentKeyResourceHeader() default "Location";
+
 	/** What a duplicate request gets while the first one with its key is still running. */
 	enum InProgress {
 

@@ -50,6 +50,13 @@ public @interface IdempotentListener {
 	/** How long the outcome is kept; empty means {@code modelgate.idempotency.ttl}. */
 	String ttl() default "";
 
+	/**
+	 * How long, once the outcome has expired after {@link #ttl()}, a redelivery is still acknowledged
+	 * without running (the key is spent); empty means {@code modelgate.idempotency.spent-key-retention},
+	 * {@code "0s"} turns it off for this listener.
+	 */
+	String spentKeyRetention() default "";
+
 	/** How long a run holds its key without a heartbeat; empty means {@code modelgate.idempotency.lease-ttl}. */
 	String leaseTtl() default "";
 

@@ -57,6 +57,14 @@ public @interface IdempotentOperation {
 	String ttl() default "";
 
 	/**
+	 * How long, once the outcome has expired after {@link #ttl()}, a call with the key is still refused
+	 * with {@link dev.modelgate.idempotency.core.IdempotencyKeySpentException} instead of running
+	 * again; empty means {@code modelgate.idempotency.spent-key-retention}, {@code "0s"} turns it off
+	 * for this method.
+	 */
+	String spentKeyRetention() default "";
+
+	/**
 	 * How long a call holds its key without a heartbeat; empty means
 	 * {@code modelgate.idempotency.lease-ttl}.
 	 */

@@ -8,6 +8,10 @@
 -- it, or are null when it was not kept).
 -- lease_expires_at is the holder's deadline while in_progress or applied; expires_at is when the
 -- record stops counting and may be purged. Both come from the database clock.
+-- A spent key (modelgate.idempotency.spent-key-retention): spent_at is when the answer expires (the
+-- ttl); from then until expires_at only the marker counts (spent_status, spent_resource,
+-- completed_at), and the purge drops the answer (outcome_kind and outcome set to null). All four are
+-- null for a record completed without a retention.
 CREATE TABLE IF NOT EXISTS %TABLE_NAME% (
 	scope VARCHAR(64) NOT NULL,
 	fingerprint VARCHAR(64) NOT NULL,
@@ -19,6 +23,10 @@ CREATE TABLE IF NOT EXISTS %TABLE_NAME% (
 	outcome BYTEA,
 	created_at TIMESTAMP WITH TIME ZONE NOT NULL,
 	expires_at TIMESTAMP WITH TIME ZONE NOT NULL,
+	spent_at TIMESTAMP WITH TIME ZONE,
+	spent_status VARCHAR(32),
+	spent_resource VARCHAR(2048),
+	completed_at TIMESTAMP WITH TIME ZONE,
 	CONSTRAINT %TABLE_BASE_NAME%_pk PRIMARY KEY (scope),
 	CONSTRAINT %TABLE_BASE_NAME%_state_ck CHECK (state IN ('in_progress', 'applied', 'completed'))
 );
@@ -29,6 +37,15 @@ CREATE INDEX IF NOT EXISTS %TABLE_BASE_NAME%_expires_at_idx ON %TABLE_NAME% (exp
 -- response_body; those columns are left alone (they are nullable and no longer written).
 ALTER TABLE %TABLE_NAME% ADD COLUMN IF NOT EXISTS outcome_kind VARCHAR(16);
 ALTER TABLE %TABLE_NAME% ADD COLUMN IF NOT EXISTS outcome BYTEA;
+
+-- Tables created before spent keys get their columns.
+ALTER TABLE %TABLE_NAME% ADD COLUMN IF NOT EXISTS spent_at TIMESTAMP WITH TIME ZONE;
+ALTER TABLE %TABLE_NAME% ADD COLUMN IF NOT EXISTS spent_status VARCHAR(32);
+ALTER TABLE %TABLE_NAME% ADD COLUMN IF NOT EXISTS spent_resource VARCHAR(2048);
+ALTER TABLE %TABLE_NAME% ADD COLUMN IF NOT EXISTS completed_at TIMESTAMP WITH TIME ZONE;
+
+-- The spent keys whose answer the purge still has to drop; a row leaves the index when it is dropped.
+CREATE INDEX IF NOT EXISTS %TABLE_BASE_NAME%_spent_at_idx ON %TABLE_NAME% (spent_at) WHERE outcome_kind IS NOT NULL;
 
 -- Recorded streams (Server-Sent Events): seq 0 is a stream's head, 1..n its events, each the exact
 -- bytes sent. Rows are keyed by the token of the attempt that wrote them and read joined on the

@@ -1,9 +1,18 @@
 -- Acquires the record for a new attempt, or reports what holds it. A record that is not there
 -- (never written, released, or its lease or retention expired) is acquired.
--- KEYS[1]: the record. ARGV[1]: fingerprint, ARGV[2]: token, ARGV[3]: lease in milliseconds.
+-- KEYS[1]: the record, KEYS[2]: its spent-key marker. ARGV[1]: fingerprint, ARGV[2]: token, ARGV[3]:
+-- lease in milliseconds.
 -- Answers {'acquired'}, {'mismatch'}, {'in_progress'}, {'completed'} when the result was not kept,
--- or {'completed', kind, outcome}.
+-- {'completed', kind, outcome}, or {'spent', status, completed, resource or ''} when the record has
+-- expired and its marker (complete.lua) still holds the key.
 if redis.call('EXISTS', KEYS[1]) == 0 then
+	local marker = redis.call('HMGET', KEYS[2], 'fp', 'status', 'completed', 'resource')
+	if marker[1] then
+		if marker[1] ~= ARGV[1] then
+			return { 'mismatch' }
+		end
+		return { 'spent', marker[2], marker[3], marker[4] or '' }
+	end
 	-- 'created' (epoch milliseconds) is taken from the Redis clock, the one the expiry runs on, so
 	-- that an operator reading the record measures its age and its expiry on the same clock. Writing
 	-- after TIME needs effects replication, the default since Redis 5.

@@ -47,7 +47,8 @@ final class KeyedRequestProperties {
 	static EndpointDefaults endpointDefaults(ModelgateIdempotencyProperties properties) {
 		return new EndpointDefaults(properties.getTtl(), properties.getLeaseTtl(), properties.getWaitTimeout(),
 				(properties.getInProgress() == ModelgateIdempotencyProperties.InProgress.WAIT)
-						? Idempotent.InProgress.WAIT : Idempotent.InProgress.REJECT);
+						? Idempotent.InProgress.WAIT : Idempotent.InProgress.REJECT,
+				properties.getSpentKeyRetention());
 	}
 
 	/** {@return the limits of recorded streams} */

@@ -45,7 +45,8 @@ public class ModelgateIdempotencyOperationsAutoConfiguration {
 	IdempotencyTemplate idempotencyTemplate(IdempotencyCoordinator coordinator,
 			ModelgateIdempotencyProperties properties, ObjectProvider<IdempotencyListener> listeners) {
 		return new IdempotencyTemplate(coordinator, new IdempotencyTemplate.Defaults(properties.getTtl(),
-				properties.getLeaseTtl(), Duration.ZERO, FailurePolicy.standard()), listeners.orderedStream().toList());
+				properties.getLeaseTtl(), Duration.ZERO, FailurePolicy.standard(), properties.getSpentKeyRetention()),
+				listeners.orderedStream().toList());
 	}
 
 	@Bean

@@ -57,6 +57,14 @@ public class ModelgateIdempotencyProperties implements Validator {
 	private Duration ttl = Duration.ofHours(24);
 
 	/**
+	 * How long a key stays spent once its recorded answer has expired after ttl: a retry of the same
+	 * request is then answered 410 idempotency_key_spent (a listener's redelivery is acknowledged, an
+	 * operation throws IdempotencyKeySpentException) instead of running again, while the store keeps
+	 * only a small marker. Zero (the default) frees the key when the answer expires.
+	 */
+	private Duration spentKeyRetention = Duration.ZERO;
+
+	/**
 	 * How long an in-progress record holds without a heartbeat. The heartbeat renews it every third
 	 * of this while the handler runs; after a crash, retries are refused for at most this long.
 	 */
@@ -211,6 +219,14 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	public void setTtl(Duration ttl) {
 		this.ttl = ttl;
+	}
+
+	public Duration getSpentKeyRetention() {
+		return this.spentKeyRetention;
+	}
+
+	public void setSpentKeyRetention(Duration spentKeyRetention) {
+		this.spentKeyRetention = spentKeyRetention;
 	}
 
 	public Duration getLeaseTtl() {

@@ -123,7 +123,7 @@ public class ModelgateIdempotencyWebFluxAutoConfiguration {
 				CanonicalBody.pointers(route.getIgnoreFields().toArray(new String[0])),
 				(route.getOnStoreFailure() == ModelgateIdempotencyProperties.StoreFailure.PROCEED)
 						? Idempotent.StoreFailure.PROCEED : Idempotent.StoreFailure.REJECT,
-				route.isAttachToStream());
+				route.isAttachToStream(), properties.getSpentKeyRetention(), "Location");
 		return new ReactiveIdempotentHandlerResolver.Route(route.getMethod().trim(),
 				PathPatternParser.defaultInstance.parse(path), endpoint);
 	}

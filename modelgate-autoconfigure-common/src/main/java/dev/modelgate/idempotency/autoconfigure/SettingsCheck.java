@@ -53,6 +53,10 @@ final class SettingsCheck {
 		positive("keyMaxLength", p.getKeyMaxLength(), "a positive number of characters, such as 255");
 		positive("ttl", p.getTtl(), "24h");
 		positive("leaseTtl", p.getLeaseTtl(), "30s");
+		if (p.getSpentKeyRetention() == null || p.getSpentKeyRetention().isNegative()) {
+			reject("spentKeyRetention", "must be zero (keys are free once their answer expires) or a positive "
+					+ "duration, such as 7d");
+		}
 		positive("retryAfter", p.getRetryAfter(), "1s");
 		if (p.getWaitTimeout() == null || p.getWaitTimeout().isNegative()) {
 			reject("waitTimeout", "must be zero (answer the 409 at once) or a positive duration, such as 10s");

@@ -507,6 +507,8 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		defaults.put("modelgate.idempotency.header-name", "Idempotency-Key");
 		defaults.put("modelgate.idempotency.key-max-length", 255);
 		defaults.put("modelgate.idempotency.ttl", "24h");
+		// Off: a retry after the ttl runs again, as before spent keys existed (docs/CONFIGURATION.md says why).
+		defaults.put("modelgate.idempotency.spent-key-retention", 0);
 		defaults.put("modelgate.idempotency.lease-ttl", "30s");
 		defaults.put("modelgate.idempotency.retry-after", "1s");
 		defaults.put("modelgate.idempotency.in-progress", "reject");

@@ -1,6 +1,7 @@
 package dev.modelgate.idempotency.webflux;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -191,6 +192,41 @@ abstract class AbstractReactiveIdempotencyHttpTests {
 		EntityExchangeResult<byte[]> second = post("/tagged-orders", key, "{\"item\":\"book\",\"requestId\":\"2\"}");
 		assertThat(second.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
 		assertThat(this.runs.of("tagged-orders")).isEqualTo(1);
+	}
+
+	/**
+	 * Section 13: once the response expired (ttl 1s) the key stays spent for its retention (3s): a
+	 * retry is answered 410 with the original status, completion time and Location, and does not
+	 * run; another body is still 422; after the retention the key runs again.
+	 */
+	@Test
+	void retryAfterTheResponseExpiredIsToldTheKeyIsSpentAndRunsAgainOnlyAfterTheRetention() {
+		String key = newKey();
+		Instant before = Instant.now();
+		assertThat(status(post("/spent-orders", key, "{\"item\":\"book\"}"))).isEqualTo(201);
+		EntityExchangeResult<byte[]> spent = await("the response to expire").atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> post("/spent-orders", key, "{\"item\":\"book\"}"), (retry) -> {
+				assertThat(status(retry)).as(text(retry)).isIn(201, 410);
+				return status(retry) == 410;
+			});
+		assertProblem(spent, 410, "idempotency_key_spent");
+		JsonNode problem = json(spent);
+		assertThat(problem.get("original_status").intValue()).isEqualTo(201);
+		assertThat(Instant.parse(problem.get("completed_at").stringValue())).isBetween(before.minusSeconds(5),
+				Instant.now().plusSeconds(5));
+		assertThat(problem.get("resource").stringValue()).isEqualTo("/orders/1");
+		assertThat(this.runs.of("spent-orders")).isEqualTo(1);
+		assertProblem(post("/spent-orders", key, "{\"item\":\"pen\"}"), 422, "idempotency_key_reused");
+		EntityExchangeResult<byte[]> rerun = await("the retention to end").atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> post("/spent-orders", key, "{\"item\":\"book\"}"), (retry) -> {
+				assertThat(status(retry)).as(text(retry)).isIn(201, 410);
+				return status(retry) == 201;
+			});
+		assertThat(rerun.getResponseHeaders().getFirst("Idempotent-Replayed")).isNull();
+		assertThat(json(rerun).get("run").intValue()).isEqualTo(2);
+		assertThat(this.runs.of("spent-orders")).isEqualTo(2);
 	}
 
 	@Test

@@ -194,6 +194,12 @@ public class ReactiveTestApplication {
 			return held("short-lease-orders", order, holdMillis);
 		}
 
+		@PostMapping("/spent-orders")
+		@Idempotent(ttl = "1s", spentKeyRetention = "3s")
+		Mono<ResponseEntity<Map<String, Object>>> createSpent(@RequestBody Map<String, Object> order) {
+			return held("spent-orders", order, 0);
+		}
+
 		@PostMapping("/required-orders")
 		@Idempotent(required = true)
 		Mono<ResponseEntity<Map<String, Object>>> createRequired(@RequestBody Map<String, Object> order) {

@@ -34,6 +34,15 @@ public interface AsyncIdempotencyStore {
 	/** As {@link IdempotencyStore#complete}. */
 	CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl);
 
+	/**
+	 * As {@link IdempotencyStore#complete(String, String, StoredOutcome, Duration, SpentMarker)}, whose
+	 * default this shares: the marker is ignored unless the store keeps markers.
+	 */
+	default CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome,
+			Duration ttl, SpentMarker marker) {
+		return complete(scope, token, outcome, ttl);
+	}
+
 	/** As {@link IdempotencyStore#release}. */
 	CompletableFuture<Boolean> release(String scope, String token);
 

@@ -32,6 +32,17 @@ public interface AsyncLease {
 	 */
 	CompletableFuture<Boolean> complete(@Nullable StoredOutcome outcome, Duration ttl);
 
+	/**
+	 * @param outcome what to replay, or {@code null} when the result is not kept
+	 * @param ttl how long the answer is kept
+	 * @param marker what stays after {@code ttl}, or {@code null} for nothing
+	 * @return whether the store accepted it, as {@link Lease#complete(StoredOutcome, Duration, SpentMarker)}
+	 */
+	default CompletableFuture<Boolean> complete(@Nullable StoredOutcome outcome, Duration ttl,
+			@Nullable SpentMarker marker) {
+		return complete(outcome, ttl);
+	}
+
 	/** @return whether the store accepted it, as {@link Lease#release()} */
 	CompletableFuture<Boolean> release();
 

@@ -8,14 +8,24 @@ import org.jspecify.annotations.Nullable;
  * @param outcome the decision
  * @param stored for {@link Outcome#COMPLETED}: the stored outcome, or {@code null} when the operation
  * completed but its result was not kept
+ * @param spent for {@link Outcome#SPENT}: what the store kept of the completed record
  */
-public record BeginResult(Outcome outcome, @Nullable StoredOutcome stored) {
+public record BeginResult(Outcome outcome, @Nullable StoredOutcome stored, @Nullable SpentKey spent) {
 
 	private static final BeginResult ACQUIRED = new BeginResult(Outcome.ACQUIRED, null);
 
 	private static final BeginResult MISMATCH = new BeginResult(Outcome.MISMATCH, null);
 
 	private static final BeginResult IN_PROGRESS = new BeginResult(Outcome.IN_PROGRESS, null);
+
+	/**
+	 * An answer that is not {@link Outcome#SPENT}.
+	 * @param outcome the decision
+	 * @param stored for {@link Outcome#COMPLETED}: the stored outcome, or {@code null}
+	 */
+	public BeginResult(Outcome outcome, @Nullable StoredOutcome stored) {
+		this(outcome, stored, null);
+	}
 
 	/** @return the answer {@link Outcome#ACQUIRED} */
 	public static BeginResult acquired() {
@@ -40,7 +50,15 @@ public record BeginResult(Outcome outcome, @Nullable StoredOutcome stored) {
 		return new BeginResult(Outcome.COMPLETED, stored);
 	}
 
-	/** The four answers of the state machine. */
+	/**
+	 * @param spent what the store kept of the completed record
+	 * @return the answer {@link Outcome#SPENT}
+	 */
+	public static BeginResult spent(SpentKey spent) {
+		return new BeginResult(Outcome.SPENT, null, spent);
+	}
+
+	/** The answers of the state machine. */
 	public enum Outcome {
 
 		/** No live record: the caller holds the scope and must complete or release it. */
@@ -53,7 +71,13 @@ public record BeginResult(Outcome outcome, @Nullable StoredOutcome stored) {
 		IN_PROGRESS,
 
 		/** The same request completed: replay its outcome. */
-		COMPLETED
+		COMPLETED,
+
+		/**
+		 * The same request completed and its answer expired, but its key is still spent (see
+		 * {@link SpentMarker}): do not run it again, tell the caller so.
+		 */
+		SPENT
 
 	}
 

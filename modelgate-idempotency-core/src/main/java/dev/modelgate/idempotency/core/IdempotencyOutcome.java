@@ -32,6 +32,12 @@ public enum IdempotencyOutcome {
 	RESULT_UNAVAILABLE("completed without a kept result: answered 410"),
 
 	/**
+	 * The key's request completed earlier, its answer expired, and the key is still spent: answered
+	 * 410 {@code idempotency_key_spent}, not run.
+	 */
+	SPENT("completed, answer expired, key still spent: answered 410"),
+
+	/**
 	 * The same request is still streaming under the key: the duplicate attached to its recorded
 	 * stream and follows it to its end.
 	 */

@@ -68,6 +68,28 @@ public interface IdempotencyStore {
 	boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl);
 
 	/**
+	 * Records the outcome of an attempt, keeps it for {@code ttl}, and then keeps the key spent for
+	 * the marker's retention: {@code begin} with the same fingerprint answers
+	 * {@link BeginResult.Outcome#SPENT SPENT} with the marker's status, the completion time and the
+	 * resource, another fingerprint {@code MISMATCH}; after the retention the key is free again. The
+	 * answer itself may be dropped at {@code ttl}.
+	 *
+	 * <p>The default ignores the marker and calls {@link #complete(String, String, StoredOutcome, Duration)}:
+	 * a store written before markers existed keeps the answer for {@code ttl} and then frees the key,
+	 * as with no retention. The built-in stores keep markers.
+	 * @param scope the scope hash
+	 * @param token the token the holder began with
+	 * @param outcome the outcome to replay, or {@code null} when the result is not kept
+	 * @param ttl how long the answer is kept
+	 * @param marker what stays after {@code ttl}, and for how long
+	 * @return {@code false} when the record is gone or held by another token
+	 */
+	default boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl,
+			SpentMarker marker) {
+		return complete(scope, token, outcome, ttl);
+	}
+
+	/**
 	 * Deletes an in-progress record so that a retry runs again.
 	 * @param scope the scope hash
 	 * @param token the token the holder began with

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator.Attempt;
 import dev.modelgate.idempotency.core.internal.DecisionReporter;
 import dev.modelgate.idempotency.core.internal.Settlement;
+import dev.modelgate.idempotency.core.internal.SpentMarkers;
 
 /**
  * Runs a piece of work under an idempotency key with the state machine the web filter applies to
@@ -26,6 +27,8 @@ import dev.modelgate.idempotency.core.internal.Settlement;
  * <li>recorded: returns the recorded result without running the work (or throws
  * {@link RecordedFailureException} for a recorded failure, {@link IdempotencyResultUnavailableException}
  * when the result was not kept);</li>
+ * <li>recorded, its result expired, the key still spent (the call's or the defaults' spent-key
+ * retention): {@link IdempotencyKeySpentException}, and the work does not run;</li>
  * <li>same key, other fingerprint: {@link IdempotencyKeyReusedException};</li>
  * <li>running elsewhere: {@link IdempotencyInProgressException}, at once or after the call's wait
  * timeout;</li>
@@ -130,6 +133,7 @@ public class IdempotencyTemplate {
 	 * @return the work's result, or the recorded one
 	 * @throws E what the work threw, unchanged
 	 * @throws IdempotencyKeyReusedException when the key was used with another fingerprint
+	 * @throws IdempotencyKeySpentException when the work ran, its result expired and the key is still spent
 	 * @throws IdempotencyInProgressException when the same call runs elsewhere
 	 * @throws RecordedFailureException when the first run's failure was recorded
 	 * @throws IdempotencyResultUnavailableException when the work ran but its result is not available
@@ -160,7 +164,8 @@ public class IdempotencyTemplate {
 				case ACQUIRED:
 					decide(IdempotencyOutcome.ACQUIRED, call, scope);
 					Settlement settlement = new Settlement(attempt.lease(), this.reporter, call.reportedMethod(),
-							call.operation(), settings.ttl());
+							call.operation(), settings.ttl(), SpentMarkers.ofKind(settings.spentKeyRetention(),
+									(outcome) -> null));
 					try {
 						return new Execution<>(call, settings, attempt.lease(), settlement, round > 0).run(work);
 					}
@@ -173,6 +178,9 @@ public class IdempotencyTemplate {
 				case IN_PROGRESS:
 					decide(IdempotencyOutcome.IN_PROGRESS, call, scope);
 					throw new IdempotencyInProgressException(call.operation(), scope);
+				case SPENT:
+					decide(IdempotencyOutcome.SPENT, call, scope);
+					throw new IdempotencyKeySpentException(call.operation(), scope, attempt.result().spent());
 				case COMPLETED:
 					StoredOutcome stored = attempt.result().stored();
 					if (stored == null) {
@@ -201,7 +209,8 @@ public class IdempotencyTemplate {
 		return new Settings((call.ttl() != null) ? call.ttl() : this.defaults.ttl(),
 				(call.leaseTtl() != null) ? call.leaseTtl() : this.defaults.leaseTtl(),
 				(call.waitTimeout() != null) ? call.waitTimeout() : this.defaults.waitTimeout(),
-				(call.failurePolicy() != null) ? call.failurePolicy() : this.defaults.failurePolicy());
+				(call.failurePolicy() != null) ? call.failurePolicy() : this.defaults.failurePolicy(),
+				(call.spentKeyRetention() != null) ? call.spentKeyRetention() : this.defaults.spentKeyRetention());
 	}
 
 	private void decide(IdempotencyOutcome outcome, IdempotentCall<?> call, String scope) {
@@ -244,10 +253,25 @@ public class IdempotencyTemplate {
 	 * @param leaseTtl how long an attempt holds its key without a heartbeat
 	 * @param waitTimeout how long to wait for a running duplicate; zero answers at once
 	 * @param failurePolicy which failures are retryable, recorded or unknown
+	 * @param spentKeyRetention how long, after {@code ttl}, a retry is still refused with
+	 * {@link IdempotencyKeySpentException}; zero for none
 	 */
-	public record Defaults(Duration ttl, Duration leaseTtl, Duration waitTimeout, FailurePolicy failurePolicy) {
+	public record Defaults(Duration ttl, Duration leaseTtl, Duration waitTimeout, FailurePolicy failurePolicy,
+			Duration spentKeyRetention) {
+
+		/**
+		 * Defaults without spent keys.
+		 * @param ttl how long an outcome is kept for replay
+		 * @param leaseTtl how long an attempt holds its key without a heartbeat
+		 * @param waitTimeout how long to wait for a running duplicate; zero answers at once
+		 * @param failurePolicy which failures are retryable, recorded or unknown
+		 */
+		public Defaults(Duration ttl, Duration leaseTtl, Duration waitTimeout, FailurePolicy failurePolicy) {
+			this(ttl, leaseTtl, waitTimeout, failurePolicy, Duration.ZERO);
+		}
 
 		public Defaults {
+			Objects.requireNonNull(spentKeyRetention, "spentKeyRetention must not be null");
 			Objects.requireNonNull(ttl, "ttl must not be null");
 			Objects.requireNonNull(leaseTtl, "leaseTtl must not be null");
 			Objects.requireNonNull(waitTimeout, "waitTimeout must not be null");
@@ -261,7 +285,8 @@ public class IdempotencyTemplate {
 
 	}
 
-	private record Settings(Duration ttl, Duration leaseTtl, Duration waitTimeout, FailurePolicy failurePolicy) {
+	private record Settings(Duration ttl, Duration leaseTtl, Duration waitTimeout, FailurePolicy failurePolicy,
+			Duration spentKeyRetention) {
 	}
 
 	/** One run of the work (or of its reconciliation) under a held lease, up to the record. */

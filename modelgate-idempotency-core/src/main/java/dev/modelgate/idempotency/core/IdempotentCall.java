@@ -45,9 +45,19 @@ public final class IdempotentCall<T> {
 
 	private final String reportedMethod;
 
+	private final Duration spentKeyRetention;
+
 	private IdempotentCall(String operation, String key, ResultCodec<T> codec, String fingerprint, Duration ttl,
 			Duration leaseTtl, Duration waitTimeout, FailurePolicy failurePolicy, Reconciler<T> reconciler,
 			String reportedMethod) {
+		this(operation, key, codec, fingerprint, ttl, leaseTtl, waitTimeout, failurePolicy, reconciler, reportedMethod,
+				null);
+	}
+
+	private IdempotentCall(String operation, String key, ResultCodec<T> codec, String fingerprint, Duration ttl,
+			Duration leaseTtl, Duration waitTimeout, FailurePolicy failurePolicy, Reconciler<T> reconciler,
+			String reportedMethod, Duration spentKeyRetention) {
+		this.spentKeyRetention = spentKeyRetention;
 		this.operation = operation;
 		this.key = key;
 		this.codec = codec;
@@ -87,7 +97,7 @@ public final class IdempotentCall<T> {
 	 */
 	public IdempotentCall<T> withFingerprint(String fingerprint) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, fingerprint, this.ttl, this.leaseTtl,
-				this.waitTimeout, this.failurePolicy, this.reconciler, this.reportedMethod);
+				this.waitTimeout, this.failurePolicy, this.reconciler, this.reportedMethod, this.spentKeyRetention);
 	}
 
 	/**
@@ -97,7 +107,7 @@ public final class IdempotentCall<T> {
 	 */
 	public IdempotentCall<T> withTtl(Duration ttl) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, positive(ttl, "ttl"),
-				this.leaseTtl, this.waitTimeout, this.failurePolicy, this.reconciler, this.reportedMethod);
+				this.leaseTtl, this.waitTimeout, this.failurePolicy, this.reconciler, this.reportedMethod, this.spentKeyRetention);
 	}
 
 	/**
@@ -108,7 +118,7 @@ public final class IdempotentCall<T> {
 	 */
 	public IdempotentCall<T> withLeaseTtl(Duration leaseTtl) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl,
-				positive(leaseTtl, "leaseTtl"), this.waitTimeout, this.failurePolicy, this.reconciler, this.reportedMethod);
+				positive(leaseTtl, "leaseTtl"), this.waitTimeout, this.failurePolicy, this.reconciler, this.reportedMethod, this.spentKeyRetention);
 	}
 
 	/**
@@ -123,7 +133,7 @@ public final class IdempotentCall<T> {
 			throw new IllegalArgumentException("waitTimeout must not be negative, was " + waitTimeout);
 		}
 		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl, this.leaseTtl,
-				waitTimeout, this.failurePolicy, this.reconciler, this.reportedMethod);
+				waitTimeout, this.failurePolicy, this.reconciler, this.reportedMethod, this.spentKeyRetention);
 	}
 
 	/**
@@ -134,7 +144,7 @@ public final class IdempotentCall<T> {
 	public IdempotentCall<T> withFailurePolicy(FailurePolicy failurePolicy) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl, this.leaseTtl,
 				this.waitTimeout, Objects.requireNonNull(failurePolicy, "failurePolicy must not be null"),
-				this.reconciler, this.reportedMethod);
+				this.reconciler, this.reportedMethod, this.spentKeyRetention);
 	}
 
 	/**
@@ -146,7 +156,7 @@ public final class IdempotentCall<T> {
 	public IdempotentCall<T> withReconciler(Reconciler<T> reconciler) {
 		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl, this.leaseTtl,
 				this.waitTimeout, this.failurePolicy, Objects.requireNonNull(reconciler, "reconciler must not be null"),
-				this.reportedMethod);
+				this.reportedMethod, this.spentKeyRetention);
 	}
 
 	/**
@@ -180,6 +190,25 @@ public final class IdempotentCall<T> {
 	/** @return the reconciler, or {@code null} */
 	public Reconciler<T> reconciler() {
 		return this.reconciler;
+	}
+
+	/**
+	 * This call with another spent-key retention: how long, after its {@code ttl}, a retry is still
+	 * refused with {@link IdempotencyKeySpentException} instead of running the work again.
+	 * @param retention the retention; zero for none (the key is free once the result expires)
+	 * @return the call
+	 */
+	public IdempotentCall<T> withSpentKeyRetention(Duration retention) {
+		if (retention.isNegative()) {
+			throw new IllegalArgumentException("spentKeyRetention must not be negative, was " + retention);
+		}
+		return new IdempotentCall<>(this.operation, this.key, this.codec, this.fingerprint, this.ttl, this.leaseTtl,
+				this.waitTimeout, this.failurePolicy, this.reconciler, this.reportedMethod, retention);
+	}
+
+	/** @return the spent-key retention, or {@code null} for the template's default */
+	public Duration spentKeyRetention() {
+		return this.spentKeyRetention;
 	}
 
 	/** @return the ttl, or {@code null} for the template's default */

@@ -98,7 +98,7 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		Instant now = this.clock.instant();
 		Entry existing = this.records.get(scope);
 		if (existing != null && !existing.isExpired(now)) {
-			return existing.answer(fingerprint);
+			return spentTrimmed(scope, existing, now).answer(fingerprint, now);
 		}
 		if (existing != null) {
 			remove(scope);
@@ -144,6 +144,20 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 	}
 
 	@Override
+	public synchronized boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl,
+			SpentMarker marker) {
+		Instant now = this.clock.instant();
+		if (!complete(scope, token, outcome, ttl)) {
+			return false;
+		}
+		Entry completed = this.records.get(scope);
+		this.records.put(scope, completed.spentAfter(now.plus(ttl),
+				new SpentKey(marker.status(), now, marker.resource()), now.plus(ttl).plus(marker.retention())));
+		expiresNoEarlierThan(now.plus(ttl));
+		return true;
+	}
+
+	@Override
 	public synchronized boolean release(String scope, String token) {
 		if (heldBy(scope, token, this.clock.instant()) == null) {
 			return false;
@@ -159,7 +173,7 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		if (entry == null || entry.isExpired(now)) {
 			return Optional.empty();
 		}
-		return Optional.of(entry.toRecord(scope, now));
+		return Optional.of(spentTrimmed(scope, entry, now).toRecord(scope, now));
 	}
 
 	@Override
@@ -273,6 +287,17 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		this.noExpiryBefore = Instant.MAX;
 	}
 
+	/** A spent record keeps no answer: its outcome's bytes are given back as soon as it is seen. */
+	private Entry spentTrimmed(String scope, Entry entry, Instant now) {
+		if (!entry.isSpent(now) || entry.size() == 0) {
+			return entry;
+		}
+		Entry trimmed = entry.trimmed();
+		this.bytes -= entry.size();
+		this.records.put(scope, trimmed);
+		return trimmed;
+	}
+
 	private @Nullable Entry heldBy(String scope, String token, Instant now) {
 		Entry entry = this.records.get(scope);
 		if (entry == null) {
@@ -321,16 +346,27 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 		return fits(entries, size);
 	}
 
+	/** Removes expired records and trims spent ones to their marker, and notes the next time either is due. */
 	private void sweepExpired(Instant now) {
 		Instant earliest = Instant.MAX;
-		Iterator<Entry> all = this.records.values().iterator();
+		Iterator<Map.Entry<String, Entry>> all = this.records.entrySet().iterator();
 		while (all.hasNext()) {
-			Entry entry = all.next();
+			Map.Entry<String, Entry> record = all.next();
+			Entry entry = record.getValue();
 			if (entry.isExpired(now)) {
 				all.remove();
 				this.bytes -= entry.size();
+				continue;
 			}
-			else if (entry.expiresAt().isBefore(earliest)) {
+			if (entry.isSpent(now) && entry.size() > 0) {
+				this.bytes -= entry.size();
+				entry = entry.trimmed();
+				record.setValue(entry);
+			}
+			else if (entry.answerUntil() != null && entry.size() > 0 && entry.answerUntil().isBefore(earliest)) {
+				earliest = entry.answerUntil();
+			}
+			if (entry.expiresAt().isBefore(earliest)) {
 				earliest = entry.expiresAt();
 			}
 		}
@@ -393,10 +429,33 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 	 * only when it completed as a stream
 	 */
 	private record Entry(String fingerprint, String token, boolean completed, @Nullable StoredOutcome outcome,
-			Instant createdAt, Instant expiresAt, @Nullable RecordedStream stream) {
+			Instant createdAt, Instant expiresAt, @Nullable RecordedStream stream, @Nullable Instant answerUntil,
+			@Nullable SpentKey spent) {
+
+		Entry(String fingerprint, String token, boolean completed, @Nullable StoredOutcome outcome, Instant createdAt,
+				Instant expiresAt, @Nullable RecordedStream stream) {
+			this(fingerprint, token, completed, outcome, createdAt, expiresAt, stream, null, null);
+		}
 
 		static Entry inProgress(String fingerprint, String token, Instant createdAt, Instant expiresAt) {
 			return new Entry(fingerprint, token, false, null, createdAt, expiresAt, null);
+		}
+
+		/** Whether the answer expired and only the spent key's marker counts. */
+		boolean isSpent(Instant now) {
+			return this.answerUntil != null && !now.isBefore(this.answerUntil);
+		}
+
+		/** Keeps the answer until {@code answerUntil}, then the marker until {@code expiresAt}. */
+		Entry spentAfter(Instant answerUntil, SpentKey spent, Instant expiresAt) {
+			return new Entry(this.fingerprint, this.token, this.completed, this.outcome, this.createdAt, expiresAt,
+					this.stream, answerUntil, spent);
+		}
+
+		/** The marker alone: the answer's bytes go. */
+		Entry trimmed() {
+			return new Entry(this.fingerprint, this.token, this.completed, null, this.createdAt, this.expiresAt, null,
+					this.answerUntil, this.spent);
 		}
 
 		StreamSlice.State streamState() {
@@ -418,9 +477,12 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 			return (this.outcome != null) ? this.outcome.size() : 0;
 		}
 
-		BeginResult answer(String requested) {
+		BeginResult answer(String requested, Instant now) {
 			if (!this.fingerprint.equals(requested)) {
 				return BeginResult.mismatch();
+			}
+			if (this.spent != null && isSpent(now)) {
+				return BeginResult.spent(this.spent);
 			}
 			return this.completed ? BeginResult.completed(this.outcome) : BeginResult.inProgress();
 		}

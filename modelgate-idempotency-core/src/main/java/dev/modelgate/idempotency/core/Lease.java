@@ -38,6 +38,19 @@ public interface Lease {
 	boolean complete(@Nullable StoredOutcome outcome, Duration ttl);
 
 	/**
+	 * Stops renewing and records the outcome, leaving the key spent for the marker's retention after
+	 * {@code ttl} (see {@link IdempotencyStore#complete(String, String, StoredOutcome, Duration, SpentMarker)}).
+	 * @param outcome what to replay, or {@code null} when the result is not kept
+	 * @param ttl how long the answer is kept
+	 * @param marker what stays after {@code ttl}, or {@code null} for nothing
+	 * @return whether the store accepted it (false: the lease was lost to another holder)
+	 * @throws IdempotencyStoreException when the store cannot be asked
+	 */
+	default boolean complete(@Nullable StoredOutcome outcome, Duration ttl, @Nullable SpentMarker marker) {
+		return complete(outcome, ttl);
+	}
+
+	/**
 	 * Marks the held record as a stream with its head (see {@link IdempotencyStore#openStream}).
 	 * @param head the stream's head
 	 * @return whether the store accepted it

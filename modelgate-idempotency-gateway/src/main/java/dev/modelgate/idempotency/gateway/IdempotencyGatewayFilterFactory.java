@@ -85,7 +85,7 @@ public class IdempotencyGatewayFilterFactory extends AbstractGatewayFilterFactor
 					duration(config.getTtl(), this.defaults.ttl(), "ttl"),
 					duration(config.getLeaseTtl(), this.defaults.leaseTtl(), "leaseTtl"), waitTimeout(config),
 					CanonicalBody.pointers(config.getIgnoreFields().toArray(String[]::new)), config.getOnStoreFailure(),
-					config.isAttachToStream());
+					config.isAttachToStream(), this.defaults.spentKeyRetention(), "Location");
 		}
 		catch (IllegalArgumentException ex) {
 			String route = (config.getRouteId() != null) ? " of route " + config.getRouteId() : "";
@@ -126,10 +126,7 @@ public class IdempotencyGatewayFilterFactory extends AbstractGatewayFilterFactor
 				return chain.filter(exchange);
 			}
 			String routeId = routeId(exchange);
-			IdempotentEndpoint endpoint = new IdempotentEndpoint(routeId,
-					this.settings.scopeName().isEmpty() ? routeId : this.settings.scopeName(), this.settings.required(),
-					this.settings.ttl(), this.settings.leaseTtl(), this.settings.waitTimeout(),
-					this.settings.ignoreFields(), this.settings.onStoreFailure(), this.settings.attachToStream());
+			IdempotentEndpoint endpoint = this.settings.withRoute(routeId);
 			return engine.handle(exchange, endpoint, chain::filter, IdempotencyGatewayFilter::keepUpstream);
 		}
 

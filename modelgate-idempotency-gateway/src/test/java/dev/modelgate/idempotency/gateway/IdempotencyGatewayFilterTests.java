@@ -1,7 +1,11 @@
 package dev.modelgate.idempotency.gateway;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -31,6 +35,7 @@ import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
 import dev.modelgate.idempotency.core.internal.BlockingIdempotencyStoreAdapter;
@@ -52,7 +57,9 @@ class IdempotencyGatewayFilterTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-	private final CountingStore store = new CountingStore(new InMemoryIdempotencyStore());
+	private final MovableClock clock = new MovableClock();
+
+	private final CountingStore store = new CountingStore(new InMemoryIdempotencyStore(this.clock));
 
 	private final ReactiveIdempotencyEngine engine = new ReactiveIdempotencyEngine(
 			BlockingIdempotencyStoreAdapter.create(this.store, Duration.ofSeconds(2), 2, 16),
@@ -83,6 +90,32 @@ class IdempotencyGatewayFilterTests {
 		assertThat(retry.getResponse().getHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
 		assertThat(retry.getResponse().getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_JSON);
 		assertThat(body(retry)).isEqualTo("{\"call\":1}");
+	}
+
+	@Test
+	void aRetryAfterTheTtlIsRefusedWith410UnderTheGlobalSpentKeyRetention() {
+		IdempotencyGatewayFilterFactory spentKeys = new IdempotencyGatewayFilterFactory(this.engine,
+				new EndpointDefaults(Duration.ofHours(24), Duration.ofSeconds(30), Duration.ofSeconds(10),
+						Idempotent.InProgress.REJECT, Duration.ofDays(7)));
+		IdempotencyGatewayFilterFactory.Config config = new IdempotencyGatewayFilterFactory.Config();
+		config.setRouteId("chat");
+		GatewayFilter filter = spentKeys.apply(config);
+		StepVerifier.create(filter.filter(request("k-1"), this.upstream)).expectComplete().verify(TIMEOUT);
+		this.clock.advance(Duration.ofHours(25));
+
+		MockServerWebExchange late = request("k-1");
+		StepVerifier.create(filter.filter(late, this.upstream)).expectComplete().verify(TIMEOUT);
+		MockServerWebExchange otherBody = MockServerWebExchange.from(MockServerHttpRequest.post("/v1/chat/completions")
+			.header("Authorization", "Bearer sk-1")
+			.header("Idempotency-Key", "k-1")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"model\":\"other\"}"));
+		StepVerifier.create(filter.filter(otherBody, this.upstream)).expectComplete().verify(TIMEOUT);
+
+		assertThat(this.upstream.calls).hasValue(1);
+		assertThat(late.getResponse().getStatusCode()).isEqualTo(HttpStatus.GONE);
+		assertThat(body(late)).contains("\"code\":\"idempotency_key_spent\"").contains("\"original_status\":200");
+		assertThat(otherBody.getResponse().getStatusCode().value()).isEqualTo(422);
 	}
 
 	@Test
@@ -244,6 +277,32 @@ class IdempotencyGatewayFilterTests {
 
 	}
 
+	/** A clock the test moves forward, for the memory store's expiry. */
+	private static final class MovableClock extends Clock {
+
+		private volatile Instant now = Instant.now();
+
+		void advance(Duration duration) {
+			this.now = this.now.plus(duration);
+		}
+
+		@Override
+		public ZoneId getZone() {
+			return ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(ZoneId zone) {
+			return this;
+		}
+
+		@Override
+		public Instant instant() {
+			return this.now;
+		}
+
+	}
+
 	/** Counts every call of the memory store (streams included), which never waits (so the adapter calls it directly). */
 	private static final class CountingStore implements IdempotencyStore {
 
@@ -271,6 +330,13 @@ class IdempotencyGatewayFilterTests {
 		public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
 			this.calls.incrementAndGet();
 			return this.delegate.complete(scope, token, outcome, ttl);
+		}
+
+		@Override
+		public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl,
+				SpentMarker marker) {
+			this.calls.incrementAndGet();
+			return this.delegate.complete(scope, token, outcome, ttl, marker);
 		}
 
 		@Override

@@ -14,8 +14,21 @@ import dev.modelgate.idempotency.Idempotent;
  * @param waitTimeout how long a duplicate waits when its endpoint waits
  * @param inProgress what a duplicate gets on endpoints that leave {@code inProgress} to the default:
  * {@code REJECT} or {@code WAIT}
+ * @param spentKeyRetention how long a key stays spent after its response expired; zero for not at all
  */
-public record EndpointDefaults(Duration ttl, Duration leaseTtl, Duration waitTimeout, Idempotent.InProgress inProgress) {
+public record EndpointDefaults(Duration ttl, Duration leaseTtl, Duration waitTimeout, Idempotent.InProgress inProgress,
+		Duration spentKeyRetention) {
+
+	/**
+	 * Defaults without spent keys.
+	 * @param ttl how long completed responses are kept
+	 * @param leaseTtl how long a lease lasts between heartbeats
+	 * @param waitTimeout how long a duplicate waits when its endpoint waits
+	 * @param inProgress what a duplicate gets on endpoints that leave {@code inProgress} to the default
+	 */
+	public EndpointDefaults(Duration ttl, Duration leaseTtl, Duration waitTimeout, Idempotent.InProgress inProgress) {
+		this(ttl, leaseTtl, waitTimeout, inProgress, Duration.ZERO);
+	}
 
 	/**
 	 * @throws IllegalArgumentException when {@code inProgress} is {@code DEFAULT}

@@ -1,6 +1,11 @@
 package dev.modelgate.idempotency.web;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.modelgate.idempotency.core.SpentKey;
 
 /**
  * A refusal the filter answers instead of running the handler (or instead of replaying), before any
@@ -11,8 +16,22 @@ import java.time.Duration;
  * @param title a short human summary of the code
  * @param detail what happened to this request
  * @param retryAfter when to look again, or {@code null} when a retry with the same key is pointless
+ * @param extensions RFC 9457 extension members besides {@code code}, in order; empty for most problems
  */
-public record IdempotencyProblem(int status, String code, String title, String detail, Duration retryAfter) {
+public record IdempotencyProblem(int status, String code, String title, String detail, Duration retryAfter,
+		Map<String, Object> extensions) {
+
+	/**
+	 * A problem without extension members besides {@code code}.
+	 * @param status the HTTP status
+	 * @param code the stable snake_case code
+	 * @param title a short human summary of the code
+	 * @param detail what happened to this request
+	 * @param retryAfter when to look again, or {@code null}
+	 */
+	public IdempotencyProblem(int status, String code, String title, String detail, Duration retryAfter) {
+		this(status, code, title, detail, retryAfter, Map.of());
+	}
 
 	/** Base of every problem {@code type} URI. */
 	public static final String TYPE_BASE = "https://modelgate.dev/problems/";
@@ -101,6 +120,27 @@ public record IdempotencyProblem(int status, String code, String title, String d
 				"The operation for this idempotency key was carried out, but its result was not kept. "
 						+ "Retrying with this key will not run it again.",
 				null);
+	}
+
+	/**
+	 * {@return 410 {@code idempotency_key_spent}, with the extension members {@code original_status}
+	 * (a number for an HTTP status), {@code completed_at} (RFC 3339) and, when one was kept,
+	 * {@code resource}}
+	 * @param spent what the store kept of the completed request
+	 */
+	public static IdempotencyProblem keySpent(SpentKey spent) {
+		Map<String, Object> extensions = new LinkedHashMap<>();
+		extensions.put("original_status",
+				spent.status().matches("[0-9]{3}") ? (Object) Integer.valueOf(spent.status()) : spent.status());
+		extensions.put("completed_at", spent.completedAt().toString());
+		if (spent.resource() != null) {
+			extensions.put("resource", spent.resource());
+		}
+		return new IdempotencyProblem(410, "idempotency_key_spent", "Idempotency key spent",
+				"The request for this idempotency key was carried out (status " + spent.status() + ", at "
+						+ spent.completedAt() + ") and its response is no longer kept. Retrying with this key will "
+						+ "not run it again; use a new key for a new request.",
+				null, Collections.unmodifiableMap(extensions));
 	}
 
 	/**

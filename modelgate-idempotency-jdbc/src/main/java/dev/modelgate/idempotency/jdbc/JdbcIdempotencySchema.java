@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
+import java.util.List;
+
 import javax.sql.DataSource;
 
 import org.springframework.core.io.ByteArrayResource;
@@ -67,6 +69,26 @@ public final class JdbcIdempotencySchema {
 	}
 
 	/**
+	 * Adds the spent-key columns and index to a MariaDB or MySQL table created before they existed:
+	 * MySQL has no {@code ADD COLUMN IF NOT EXISTS}, so the script cannot (PostgreSQL's does).
+	 */
+	private static void addSpentKeyColumns(JdbcTemplate jdbc, TableName table) {
+		String qualified = table.qualified();
+		// The table name is a checked identifier (TableName), so its database part can be quoted as is.
+		String schema = qualified.contains(".") ? "'" + qualified.substring(0, qualified.indexOf('.')) + "'"
+				: "DATABASE()";
+		List<String> columns = jdbc.queryForList("SELECT COLUMN_NAME FROM information_schema.COLUMNS"
+				+ " WHERE TABLE_SCHEMA = " + schema + " AND TABLE_NAME = ?", String.class, table.unqualified());
+		if (columns.stream().anyMatch("spent_at"::equalsIgnoreCase)) {
+			return;
+		}
+		jdbc.execute("ALTER TABLE " + qualified + " ADD COLUMN spent_at DATETIME(6) NULL, "
+				+ "ADD COLUMN spent_status VARCHAR(32) NULL, ADD COLUMN spent_resource VARCHAR(2048) NULL, "
+				+ "ADD COLUMN completed_at DATETIME(6) NULL, ADD INDEX " + table.unqualified()
+				+ "_spent_at_idx (spent_at)");
+	}
+
+	/**
 	 * Creates what is missing of the PostgreSQL table, as {@link #create(DataSource, JdbcDatabase, String)}.
 	 * @param dataSource the PostgreSQL database
 	 * @param tableName the table, optionally schema-qualified
@@ -93,6 +115,7 @@ public final class JdbcIdempotencySchema {
 			new ResourceDatabasePopulator(
 					new ByteArrayResource(script.getBytes(StandardCharsets.UTF_8), database.schemaLocation()))
 				.execute(dataSource);
+			addSpentKeyColumns(new JdbcTemplate(dataSource), TableName.of(tableName));
 			return;
 		}
 		long lockKey = ("modelgate-idempotency-schema:" + TableName.of(tableName).qualified()).hashCode();

@@ -30,6 +30,7 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamEvent;
 import dev.modelgate.idempotency.core.StreamSlice;
@@ -312,6 +313,24 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	}
 
 	/**
+	 * Completes the record as {@link #complete(String, String, StoredOutcome, Duration)} does, and
+	 * keeps it for {@code ttl} plus the marker's retention; from {@code ttl} on, {@code begin} answers
+	 * from the marker, and {@link #purgeExpired} drops the answer's bytes.
+	 */
+	@Override
+	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl,
+			SpentMarker marker) {
+		if (this.largeWrites != null && outcome != null && outcome.payload().length > DIRECT_WRITE_LIMIT) {
+			return this.largeWrites.complete(scope, token, outcome, ttl, marker);
+		}
+		SqlParameterValue kind = new SqlParameterValue(Types.VARCHAR, (outcome != null) ? outcome.kind().code() : null);
+		SqlParameterValue payload = new SqlParameterValue(Types.BINARY, (outcome != null) ? outcome.payload() : null);
+		SqlParameterValue resource = new SqlParameterValue(Types.VARCHAR, marker.resource());
+		return access("complete", () -> this.own.update(statements().completeSpent, kind, payload,
+				ttl.plus(marker.retention()).toMillis(), ttl.toMillis(), marker.status(), resource, scope, token) == 1);
+	}
+
+	/**
 	 * Deletes the holder's in-progress record. If the holder's transaction already committed (the row
 	 * is applied), the effect cannot be undone by letting a retry run again: the row becomes a
 	 * completed record without a response instead, kept for the applied retention, and this answers
@@ -419,7 +438,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	/**
 	 * Deletes records past their expiry, {@code batchSize} rows per statement so that no statement
-	 * holds many row locks for long, until none is left.
+	 * holds many row locks for long, until none is left; first drops the answers of spent keys whose
+	 * ttl is over (their markers stay until their own expiry, then go like any record).
 	 * @param batchSize the most rows one statement deletes
 	 * @return how many rows were deleted
 	 * @throws IdempotencyStoreException when the database cannot be asked
@@ -429,6 +449,12 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 			throw new IllegalArgumentException("batchSize must be positive, was " + batchSize);
 		}
 		return access("purge", () -> {
+			JdbcStatements statements = statementsOn(this.jdbcTemplate);
+			int dropped;
+			do {
+				dropped = statements.dropSpentAnswers(this.jdbcTemplate, batchSize);
+			}
+			while (dropped == batchSize);
 			int total = 0;
 			int deleted;
 			do {

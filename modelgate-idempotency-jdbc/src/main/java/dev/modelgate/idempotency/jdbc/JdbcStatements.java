@@ -10,6 +10,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.SpentKey;
 import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**
@@ -27,6 +28,13 @@ abstract class JdbcStatements {
 
 	/** Outcome kind, outcome, ttl, scope, token: completes a held record. */
 	final String complete;
+
+	/**
+	 * Outcome kind, outcome, ttl plus retention, ttl, status, resource, scope, token: completes a held
+	 * record that stays spent after its ttl: the answer counts until {@code spent_at}, the marker
+	 * ({@code spent_status}, {@code spent_resource}, {@code completed_at}) until {@code expires_at}.
+	 */
+	final String completeSpent;
 
 	/** Retention, scope, token: turns a held applied record into a completed one without outcome. */
 	final String completeApplied;
@@ -62,6 +70,12 @@ abstract class JdbcStatements {
 		this.complete = """
 				UPDATE %1$s SET state = 'completed', lease_expires_at = NULL,
 					outcome_kind = ?, outcome = ?, expires_at = %3$s
+				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
+					AND expires_at > %2$s""".formatted(t, now, deadline);
+		this.completeSpent = """
+				UPDATE %1$s SET state = 'completed', lease_expires_at = NULL,
+					outcome_kind = ?, outcome = ?, expires_at = %3$s, spent_at = %3$s, spent_status = ?,
+					spent_resource = ?, completed_at = %2$s
 				WHERE scope = ? AND token = ? AND state IN ('in_progress', 'applied')
 					AND expires_at > %2$s""".formatted(t, now, deadline);
 		this.completeApplied = """
@@ -111,6 +125,13 @@ abstract class JdbcStatements {
 	 */
 	abstract int purge(JdbcTemplate jdbc, int batchSize);
 
+	/**
+	 * Drops the answers of up to {@code batchSize} spent records (their ttl is over, their marker
+	 * lives on), keeping the marker.
+	 * @return how many answers were dropped
+	 */
+	abstract int dropSpentAnswers(JdbcTemplate jdbc, int batchSize);
+
 	/** Scope: the live record's state, times ({@code db_now} the database's) and outcome kind and size. */
 	abstract String inspect();
 
@@ -139,10 +160,11 @@ abstract class JdbcStatements {
 
 	/**
 	 * The answer from the row a {@code begin} found (columns {@code same}, {@code state},
-	 * {@code expired}, {@code lease_live}, {@code outcome_kind}, {@code outcome}), or {@code null}
-	 * when there was none or it had expired: the caller asks again.
+	 * {@code expired}, {@code lease_live}, {@code outcome_kind}, {@code outcome}, {@code spent},
+	 * {@code spent_status}, {@code spent_resource}, {@code completed_at}), or {@code null} when there
+	 * was none or it had expired: the caller asks again.
 	 */
-	static @Nullable BeginResult answer(ResultSet rs) throws SQLException {
+	@Nullable BeginResult answer(ResultSet rs) throws SQLException {
 		String state = rs.getString("state");
 		if (state == null || rs.getBoolean("expired")) {
 			return null;
@@ -152,6 +174,14 @@ abstract class JdbcStatements {
 		}
 		return switch (state) {
 			case "completed" -> {
+				if (rs.getBoolean("spent")) {
+					Instant completedAt = instant(rs, "completed_at");
+					String status = rs.getString("spent_status");
+					if (completedAt == null || status == null) {
+						throw new IdempotencyStoreException("Unreadable spent-key marker");
+					}
+					yield BeginResult.spent(new SpentKey(status, completedAt, rs.getString("spent_resource")));
+				}
 				String kind = rs.getString("outcome_kind");
 				byte[] outcome = rs.getBytes("outcome");
 				yield BeginResult.completed((kind != null && outcome != null)

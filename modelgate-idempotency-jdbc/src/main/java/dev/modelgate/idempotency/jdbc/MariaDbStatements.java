@@ -58,6 +58,8 @@ final class MariaDbStatements extends JdbcStatements {
 
 	private final String inspect;
 
+	private final String dropSpentAnswers;
+
 	private final String deleteAny;
 
 	private final String openStream;
@@ -78,9 +80,12 @@ final class MariaDbStatements extends JdbcStatements {
 		// holds the row. The outcome is sent only when it can be the answer.
 		this.read = """
 				SELECT fingerprint = ? AS same, state, expires_at <= %2$s AS expired,
-					lease_expires_at > %2$s AS lease_live,
-					CASE WHEN fingerprint = ? AND state = 'completed' THEN outcome_kind END AS outcome_kind,
-					CASE WHEN fingerprint = ? AND state = 'completed' THEN outcome END AS outcome
+					lease_expires_at > %2$s AS lease_live, coalesce(spent_at <= %2$s, false) AS spent,
+					CASE WHEN fingerprint = ? AND state = 'completed' AND (spent_at IS NULL OR spent_at > %2$s)
+						THEN outcome_kind END AS outcome_kind,
+					CASE WHEN fingerprint = ? AND state = 'completed' AND (spent_at IS NULL OR spent_at > %2$s)
+						THEN outcome END AS outcome,
+					spent_status, spent_resource, completed_at
 				FROM %1$s WHERE scope = ?""".formatted(t, NOW);
 		// One conditional statement: InnoDB checks the condition again on the latest version of the
 		// row, under its lock, so of several callers that found the same expired row only the first
@@ -88,7 +93,8 @@ final class MariaDbStatements extends JdbcStatements {
 		// assignments, which MariaDB and MySQL apply left to right.
 		this.takeOver = """
 				UPDATE %1$s SET fingerprint = ?, state = 'in_progress', token = ?, version = version + 1,
-					lease_expires_at = %2$s, created_at = %3$s, expires_at = %2$s, outcome_kind = NULL, outcome = NULL
+					lease_expires_at = %2$s, created_at = %3$s, expires_at = %2$s, outcome_kind = NULL, outcome = NULL,
+					spent_at = NULL, spent_status = NULL, spent_resource = NULL, completed_at = NULL
 				WHERE scope = ? AND expires_at <= %3$s""".formatted(t, DEADLINE, NOW);
 		// One multi-table DELETE removes the record and its events together. It counts the rows of
 		// both tables, but an event row goes only with its record, so any count means the record went.
@@ -101,8 +107,14 @@ final class MariaDbStatements extends JdbcStatements {
 		this.expiredBatch = """
 				SELECT scope FROM %s WHERE expires_at <= %s LIMIT ? FOR UPDATE SKIP LOCKED""".formatted(t, NOW);
 		this.inspect = """
-				SELECT state, created_at, expires_at, %2$s AS db_now, outcome_kind, LENGTH(outcome) AS outcome_size
+				SELECT state, created_at, expires_at, %2$s AS db_now,
+					CASE WHEN spent_at IS NULL OR spent_at > %2$s THEN outcome_kind END AS outcome_kind,
+					LENGTH(outcome) AS outcome_size
 				FROM %1$s WHERE scope = ? AND expires_at > %2$s""".formatted(t, NOW);
+		// A single-table UPDATE takes a LIMIT (a multi-table one, or an IN subquery with one, does not).
+		this.dropSpentAnswers = """
+				UPDATE %1$s SET outcome_kind = NULL, outcome = NULL
+				WHERE spent_at <= %2$s AND outcome_kind IS NOT NULL LIMIT ?""".formatted(t, NOW);
 		// Only a live record: an expired one counts as absent already, and the purge deletes it.
 		this.deleteAny = """
 				DELETE r, e FROM %1$s r LEFT JOIN %1$s_events e ON e.scope = r.scope
@@ -146,7 +158,7 @@ final class MariaDbStatements extends JdbcStatements {
 			return BeginResult.acquired();
 		}
 		Found found = one.query(this.read,
-				(rs) -> rs.next() ? new Found(rs.getBoolean("expired"), JdbcStatements.answer(rs)) : null, fingerprint,
+				(rs) -> rs.next() ? new Found(rs.getBoolean("expired"), answer(rs)) : null, fingerprint,
 				fingerprint, fingerprint, scope);
 		if (found == null || !found.expired()) {
 			return (found != null) ? found.answer() : null;
@@ -183,6 +195,11 @@ final class MariaDbStatements extends JdbcStatements {
 			return scopes.size();
 		});
 		return (purged != null) ? purged : 0;
+	}
+
+	@Override
+	int dropSpentAnswers(JdbcTemplate jdbc, int batchSize) {
+		return jdbc.update(this.dropSpentAnswers, batchSize);
 	}
 
 	@Override

@@ -50,6 +50,8 @@ final class PostgresStatements extends JdbcStatements {
 
 	private final String inspect;
 
+	private final String dropSpentAnswers;
+
 	private final String deleteAny;
 
 	private final String openStream;
@@ -83,12 +85,15 @@ final class PostgresStatements extends JdbcStatements {
 		this.begin = """
 				WITH existing AS (
 					SELECT fingerprint = ? AS same, state, expires_at <= statement_timestamp() AS expired,
-						lease_expires_at > statement_timestamp() AS lease_live, outcome_kind, outcome
+						lease_expires_at > statement_timestamp() AS lease_live, outcome_kind, outcome,
+						coalesce(spent_at <= statement_timestamp(), false) AS spent, spent_status, spent_resource,
+						completed_at
 					FROM %1$s WHERE scope = ?),
 				taken AS (
 					UPDATE %1$s r SET fingerprint = ?, state = 'in_progress', token = ?, version = r.version + 1,
 						lease_expires_at = %2$s, created_at = statement_timestamp(), expires_at = %2$s,
-						outcome_kind = NULL, outcome = NULL
+						outcome_kind = NULL, outcome = NULL, spent_at = NULL, spent_status = NULL,
+						spent_resource = NULL, completed_at = NULL
 					FROM existing e
 					WHERE e.expired AND r.scope = ? AND r.expires_at <= statement_timestamp()
 					RETURNING 1),
@@ -100,9 +105,12 @@ final class PostgresStatements extends JdbcStatements {
 					ON CONFLICT (scope) DO NOTHING
 					RETURNING 1)
 				SELECT EXISTS (SELECT FROM taken) OR EXISTS (SELECT FROM inserted) AS acquired, e.same, e.state,
-					e.expired, e.lease_live,
-					CASE WHEN e.same AND NOT e.expired THEN e.outcome_kind END AS outcome_kind,
-					CASE WHEN e.same AND NOT e.expired THEN e.outcome END AS outcome
+					e.expired, e.lease_live, e.spent,
+					CASE WHEN e.same AND NOT e.expired AND NOT e.spent THEN e.outcome_kind END AS outcome_kind,
+					CASE WHEN e.same AND NOT e.expired AND NOT e.spent THEN e.outcome END AS outcome,
+					CASE WHEN e.same THEN e.spent_status END AS spent_status,
+					CASE WHEN e.same THEN e.spent_resource END AS spent_resource,
+					CASE WHEN e.same THEN e.completed_at END AS completed_at
 				FROM (VALUES (true)) AS one (x) LEFT JOIN existing e ON true
 				WHERE %3$s""".formatted(t, DEADLINE, commit);
 		// A released record's stream goes with it, in the same statement.
@@ -121,10 +129,18 @@ final class PostgresStatements extends JdbcStatements {
 					AND expires_at <= statement_timestamp() AND %2$s RETURNING scope),
 				dropped AS (DELETE FROM %1$s_events e USING purged p WHERE e.scope = p.scope)
 				SELECT count(*) FROM purged""".formatted(t, commit);
+		// A spent key's answer counts as gone from its spent_at, before the purge drops it.
 		this.inspect = """
-				SELECT state, created_at, expires_at, statement_timestamp() AS db_now, outcome_kind,
+				SELECT state, created_at, expires_at, statement_timestamp() AS db_now,
+					CASE WHEN spent_at IS NULL OR spent_at > statement_timestamp() THEN outcome_kind END AS outcome_kind,
 					octet_length(outcome)::bigint AS outcome_size
 				FROM %s WHERE scope = ? AND expires_at > statement_timestamp()""".formatted(t);
+		// SKIP LOCKED, as the purge: instances share the work and never wait for one another.
+		this.dropSpentAnswers = """
+				UPDATE %1$s SET outcome_kind = NULL, outcome = NULL WHERE scope IN (
+					SELECT scope FROM %1$s WHERE spent_at <= statement_timestamp() AND outcome_kind IS NOT NULL
+					LIMIT ? FOR UPDATE SKIP LOCKED)
+					AND spent_at <= statement_timestamp() AND %2$s""".formatted(t, commit);
 		// Deletes an expired row too (the purge would anyway), but only a live one counts as deleted.
 		this.deleteAny = """
 				WITH deleted AS (DELETE FROM %1$s WHERE scope = ? RETURNING scope, expires_at),
@@ -154,7 +170,7 @@ final class PostgresStatements extends JdbcStatements {
 			if (!rs.next()) {
 				throw new IdempotencyStoreException("begin answered no row");
 			}
-			return rs.getBoolean("acquired") ? BeginResult.acquired() : JdbcStatements.answer(rs);
+			return rs.getBoolean("acquired") ? BeginResult.acquired() : answer(rs);
 		}, fingerprint, scope, fingerprint, token, leaseMillis, leaseMillis, scope, scope, fingerprint, token,
 				leaseMillis, leaseMillis);
 	}
@@ -167,6 +183,11 @@ final class PostgresStatements extends JdbcStatements {
 	@Override
 	int purge(JdbcTemplate jdbc, int batchSize) {
 		return jdbc.queryForObject(this.purge, Long.class, batchSize).intValue();
+	}
+
+	@Override
+	int dropSpentAnswers(JdbcTemplate jdbc, int batchSize) {
+		return jdbc.update(this.dropSpentAnswers, batchSize);
 	}
 
 	@Override

@@ -40,6 +40,23 @@ class JdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
 		return database().store(this.jdbcTemplate, TABLE);
 	}
 
+	@Override
+	protected void purge() {
+		jdbcStore().purgeExpired(1000);
+	}
+
+	@Override
+	protected long answerBytesKept(String scope) {
+		return this.jdbcTemplate.queryForObject("SELECT coalesce(sum(octet_length(outcome)), 0) FROM " + TABLE
+				+ " WHERE scope = ?", Long.class, scope);
+	}
+
+	@Override
+	protected boolean keepsAnything(String scope) {
+		return this.jdbcTemplate.queryForObject("SELECT count(*) FROM " + TABLE + " WHERE scope = ?", Long.class,
+				scope) > 0;
+	}
+
 	private JdbcIdempotencyStore jdbcStore() {
 		return (JdbcIdempotencyStore) store();
 	}

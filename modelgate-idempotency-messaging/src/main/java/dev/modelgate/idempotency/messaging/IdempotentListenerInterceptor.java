@@ -16,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.modelgate.idempotency.core.IdempotencyInProgressException;
+import dev.modelgate.idempotency.core.IdempotencyKeySpentException;
 import dev.modelgate.idempotency.core.IdempotencyResultUnavailableException;
 
 /**
@@ -56,6 +57,11 @@ public class IdempotentListenerInterceptor implements MethodInterceptor {
 			// The listener's work is done (the transactional inbox marked it applied with its commit) and
 			// only its return value is lost: the message is acknowledged, without a reply.
 			skipped(invocation.getMethod(), "no result (applied in the listener's transaction)");
+			return null;
+		}
+		catch (IdempotencyKeySpentException ex) {
+			// A redelivery after the result expired, within the spent-key retention: the work ran.
+			skipped(invocation.getMethod(), "no result (its key is spent)");
 			return null;
 		}
 		catch (RuntimeException ex) {
@@ -149,6 +155,12 @@ public class IdempotentListenerInterceptor implements MethodInterceptor {
 					throw ex;
 				}
 				skipped(this.invocation.getMethod(), "no result (applied in the listener's transaction)");
+			}
+			catch (IdempotencyKeySpentException ex) {
+				if (run.proceeded) {
+					throw ex;
+				}
+				skipped(this.invocation.getMethod(), "no result (its key is spent)");
 			}
 			catch (RuntimeException ex) {
 				if (run.proceeded) {

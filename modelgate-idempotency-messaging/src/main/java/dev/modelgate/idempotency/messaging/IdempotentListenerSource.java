@@ -105,7 +105,8 @@ public class IdempotentListenerSource implements OperationSource {
 		return new OperationDefinition(scope, remembered(key(annotation)), IdempotentListenerSource::fingerprint, null,
 				AnnotationDurations.parse(annotation.ttl(), "ttl"),
 				AnnotationDurations.parse(annotation.leaseTtl(), "leaseTtl"), false,
-				(policy) -> policy.retryOn(annotation.retryOn()).recordOn(annotation.recordOn()));
+				(policy) -> policy.retryOn(annotation.retryOn()).recordOn(annotation.recordOn()),
+				AnnotationDurations.parseZeroOrMore(annotation.spentKeyRetention(), "spentKeyRetention"));
 	}
 
 	private static OperationDefinition.Value key(IdempotentListener annotation) {

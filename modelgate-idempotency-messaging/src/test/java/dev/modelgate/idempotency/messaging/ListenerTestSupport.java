@@ -11,6 +11,7 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.modelgate.idempotency.core.FailurePolicy;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
+import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
@@ -24,11 +25,12 @@ import dev.modelgate.idempotency.operation.IdempotentOperationInterceptor;
 public class ListenerTestSupport {
 
 	@Bean
-	IdempotencyTemplate idempotencyTemplate(ObjectProvider<IdempotencyStore> store) {
+	IdempotencyTemplate idempotencyTemplate(ObjectProvider<IdempotencyStore> store,
+			ObjectProvider<IdempotencyListener> listeners) {
 		IdempotencyCoordinator coordinator = new IdempotencyCoordinator(
 				store.getIfAvailable(InMemoryIdempotencyStore::new), Executors.newSingleThreadScheduledExecutor());
 		return new IdempotencyTemplate(coordinator, new IdempotencyTemplate.Defaults(Duration.ofHours(1),
-				Duration.ofSeconds(30), Duration.ZERO, FailurePolicy.standard()));
+				Duration.ofSeconds(30), Duration.ZERO, FailurePolicy.standard()), listeners.orderedStream().toList());
 	}
 
 	@Bean

@@ -41,35 +41,35 @@ final class AcknowledgedScripts implements AutoCloseable {
 	 * Runs the script and waits for the replicas.
 	 * @throws org.springframework.dao.DataAccessException when Redis cannot be asked
 	 */
-	<T> Acknowledged<T> execute(RedisScript<T> script, byte[] key, byte[]... args) {
-		byte[][] keyAndArgs = new byte[args.length + 1][];
-		keyAndArgs[0] = key;
-		System.arraycopy(args, 0, keyAndArgs, 1, args.length);
+	<T> Acknowledged<T> execute(RedisScript<T> script, byte[][] keys, byte[]... args) {
+		byte[][] keysAndArgs = new byte[keys.length + args.length][];
+		System.arraycopy(keys, 0, keysAndArgs, 0, keys.length);
+		System.arraycopy(args, 0, keysAndArgs, keys.length, args.length);
 		return this.connections.apply((connection) -> {
 			try {
-				return pipelined(connection, script, false, keyAndArgs);
+				return pipelined(connection, script, false, keys.length, keysAndArgs);
 			}
 			catch (RuntimeException ex) {
 				if (!RedisRecords.isNoScript(ex)) {
 					throw ex;
 				}
 				// A new or promoted primary has not seen the script yet: EVAL loads it for next time.
-				return pipelined(connection, script, true, keyAndArgs);
+				return pipelined(connection, script, true, keys.length, keysAndArgs);
 			}
 		});
 	}
 
 	@SuppressWarnings("unchecked")
 	private <T> Acknowledged<T> pipelined(RedisConnection connection, RedisScript<T> script, boolean withText,
-			byte[][] keyAndArgs) {
+			int keyCount, byte[][] keysAndArgs) {
 		ReturnType returnType = ReturnType.fromJavaType(script.getResultType());
 		connection.openPipeline();
 		if (withText) {
 			connection.scriptingCommands().eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), returnType,
-					1, keyAndArgs);
+					keyCount, keysAndArgs);
 		}
 		else {
-			connection.scriptingCommands().evalSha(script.getSha1(), returnType, 1, keyAndArgs);
+			connection.scriptingCommands().evalSha(script.getSha1(), returnType, keyCount, keysAndArgs);
 		}
 		byte[][] waitArgs = { bytes(this.acknowledgement.replicas()), bytes(this.acknowledgement.timeout().toMillis()) };
 		if (LETTUCE_PRESENT && Lettuce.isLettuce(connection)) {

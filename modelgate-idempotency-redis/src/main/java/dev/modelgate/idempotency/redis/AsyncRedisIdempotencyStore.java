@@ -25,6 +25,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
 
@@ -101,6 +102,13 @@ public class AsyncRedisIdempotencyStore implements AsyncIdempotencyStore, AutoCl
 	}
 
 	@Override
+	public CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome,
+			Duration ttl, SpentMarker marker) {
+		return bool("complete", this.records.complete, scope,
+				() -> RedisRecords.completeArgs(token, outcome, ttl, marker));
+	}
+
+	@Override
 	public CompletableFuture<Boolean> release(String scope, String token) {
 		return bool("release", this.records.release, scope, () -> RedisRecords.releaseArgs(token));
 	}
@@ -153,7 +161,7 @@ public class AsyncRedisIdempotencyStore implements AsyncIdempotencyStore, AutoCl
 			String scope, Supplier<byte[][]> args, Function<T, R> reader) {
 		CompletableFuture<R> answer;
 		try {
-			byte[][] keys = { this.records.keyBytes(scope) };
+			byte[][] keys = this.records.keys(scope);
 			byte[][] values = args.get();
 			answer = connection().thenCompose((connected) -> this.<T>eval(connected.commands(), script, type, keys, values))
 				.thenApply(reader);

@@ -53,14 +53,14 @@ final class JedisScriptCalls implements ScriptCalls {
 	}
 
 	@Override
-	public Object run(RedisScript<?> script, byte[] key, byte[][] args) {
-		byte[][] keyAndArgs = new byte[args.length + 1][];
-		keyAndArgs[0] = key;
-		System.arraycopy(args, 0, keyAndArgs, 1, args.length);
-		if (this.callTimeLimit != null && size(keyAndArgs) > DIRECT_WRITE_LIMIT) {
-			return runBounded(script, keyAndArgs, this.callTimeLimit);
+	public Object run(RedisScript<?> script, byte[][] keys, byte[][] args) {
+		byte[][] keysAndArgs = new byte[keys.length + args.length][];
+		System.arraycopy(keys, 0, keysAndArgs, 0, keys.length);
+		System.arraycopy(args, 0, keysAndArgs, keys.length, args.length);
+		if (this.callTimeLimit != null && size(keysAndArgs) > DIRECT_WRITE_LIMIT) {
+			return runBounded(script, keys.length, keysAndArgs, this.callTimeLimit);
 		}
-		return runHere(script, keyAndArgs);
+		return runHere(script, keys.length, keysAndArgs);
 	}
 
 	@Override
@@ -68,9 +68,9 @@ final class JedisScriptCalls implements ScriptCalls {
 		return "Jedis connection";
 	}
 
-	private Object runHere(RedisScript<?> script, byte[][] keyAndArgs) {
+	private Object runHere(RedisScript<?> script, int keyCount, byte[][] keysAndArgs) {
 		try {
-			return evalsha(script, keyAndArgs);
+			return evalsha(script, keyCount, keysAndArgs);
 		}
 		catch (RuntimeException ex) {
 			// Spring Data's exception for Jedis's, as the template would have thrown.
@@ -79,23 +79,23 @@ final class JedisScriptCalls implements ScriptCalls {
 		}
 	}
 
-	private Object evalsha(RedisScript<?> script, byte[][] keyAndArgs) {
+	private Object evalsha(RedisScript<?> script, int keyCount, byte[][] keysAndArgs) {
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			ScriptingKeyBinaryCommands jedis = (ScriptingKeyBinaryCommands) connection.getNativeConnection();
 			Object answer;
 			try {
-				answer = jedis.evalsha(script.getSha1().getBytes(StandardCharsets.US_ASCII), 1, keyAndArgs);
+				answer = jedis.evalsha(script.getSha1().getBytes(StandardCharsets.US_ASCII), keyCount, keysAndArgs);
 			}
 			catch (JedisNoScriptException ex) {
 				// A new or restarted Redis has not seen the script yet: EVAL runs it and loads it for next time.
-				answer = jedis.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), 1, keyAndArgs);
+				answer = jedis.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), keyCount, keysAndArgs);
 			}
 			return ScriptCalls.answersList(script) ? answer : Long.valueOf(1).equals(answer);
 		}
 	}
 
-	private Object runBounded(RedisScript<?> script, byte[][] keyAndArgs, Duration limit) {
-		Future<Object> call = largeWrites().submit(() -> runHere(script, keyAndArgs));
+	private Object runBounded(RedisScript<?> script, int keyCount, byte[][] keysAndArgs, Duration limit) {
+		Future<Object> call = largeWrites().submit(() -> runHere(script, keyCount, keysAndArgs));
 		try {
 			return call.get(limit.toNanos(), TimeUnit.NANOSECONDS);
 		}

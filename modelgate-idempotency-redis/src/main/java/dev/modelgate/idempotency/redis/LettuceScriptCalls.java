@@ -52,13 +52,12 @@ final class LettuceScriptCalls implements ScriptCalls {
 	}
 
 	@Override
-	public Object run(RedisScript<?> script, byte[] key, byte[][] args) {
+	public Object run(RedisScript<?> script, byte[][] keys, byte[][] args) {
 		Shared connection = (this.unshared) ? null : shared();
 		if (connection == null) {
-			return this.template.run(script, key, args);
+			return this.template.run(script, keys, args);
 		}
 		ScriptOutputType type = ScriptCalls.answersList(script) ? ScriptOutputType.MULTI : ScriptOutputType.BOOLEAN;
-		byte[][] keys = { key };
 		long timeout = this.connectionFactory.getClientConfiguration().getCommandTimeout().toNanos();
 		try {
 			try {

@@ -16,6 +16,7 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
 import dev.modelgate.idempotency.redis.AcknowledgedScripts.Acknowledged;
@@ -117,7 +118,16 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
-		byte[][] args = RedisRecords.completeArgs(token, outcome, ttl);
+		return complete(scope, RedisRecords.completeArgs(token, outcome, ttl));
+	}
+
+	@Override
+	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl,
+			SpentMarker marker) {
+		return complete(scope, RedisRecords.completeArgs(token, outcome, ttl, marker));
+	}
+
+	private boolean complete(String scope, byte[][] args) {
 		if (this.acknowledged == null) {
 			return execute("complete", this.records.complete, scope, args);
 		}
@@ -143,7 +153,8 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 	@Override
 	public boolean delete(String scope) {
 		try {
-			return Boolean.TRUE.equals(this.redis.delete(this.records.keyBytes(scope)));
+			Long deleted = this.redis.delete(List.of(this.records.keys(scope)));
+			return deleted != null && deleted > 0;
 		}
 		catch (DataAccessException ex) {
 			throw new IdempotencyStoreException("delete failed on Redis key " + this.records.key(scope), ex);
@@ -208,7 +219,7 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 	private <T> Acknowledged<T> executeAcknowledged(String operation, RedisScript<T> script, String scope,
 			byte[]... args) {
 		try {
-			return this.acknowledged.execute(script, this.records.keyBytes(scope), args);
+			return this.acknowledged.execute(script, this.records.keys(scope), args);
 		}
 		catch (DataAccessException ex) {
 			throw new IdempotencyStoreException(operation + " failed on Redis key " + this.records.key(scope), ex);
@@ -246,7 +257,7 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 	@SuppressWarnings("unchecked")
 	private <T> T execute(String operation, RedisScript<T> script, String scope, byte[]... args) {
 		try {
-			return (T) this.scripts.run(script, this.records.keyBytes(scope), args);
+			return (T) this.scripts.run(script, this.records.keys(scope), args);
 		}
 		catch (RuntimeException ex) {
 			throw new IdempotencyStoreException(operation + " failed on Redis key " + this.records.key(scope), ex);

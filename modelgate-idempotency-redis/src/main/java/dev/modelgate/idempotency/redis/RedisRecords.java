@@ -20,6 +20,8 @@ import org.springframework.util.StreamUtils;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.SpentKey;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamEvent;
 import dev.modelgate.idempotency.core.StreamSlice;
@@ -66,8 +68,15 @@ final class RedisRecords {
 		return this.keyPrefix + scope;
 	}
 
-	byte[] keyBytes(String scope) {
-		return bytes(key(scope));
+	/**
+	 * The keys every record script is given: the record's ({@code prefix + scope}) and its spent-key
+	 * marker's ({@code prefix + "spent:{" + prefix + scope + "}"}). The marker's hash tag is the
+	 * record's key, so that Redis Cluster places both in the record's slot, and it starts with the
+	 * prefix, so that the prefix's ACL key pattern covers it.
+	 */
+	byte[][] keys(String scope) {
+		String key = key(scope);
+		return new byte[][] { bytes(key), bytes(this.keyPrefix + "spent:{" + key + "}") };
 	}
 
 	static byte[][] beginArgs(String fingerprint, String token, Duration leaseTtl) {
@@ -82,6 +91,12 @@ final class RedisRecords {
 		return (outcome != null)
 				? new byte[][] { bytes(token), millis(ttl), bytes(outcome.kind().code()), outcome.payload() }
 				: new byte[][] { bytes(token), millis(ttl) };
+	}
+
+	static byte[][] completeArgs(String token, @Nullable StoredOutcome outcome, Duration ttl, SpentMarker marker) {
+		return new byte[][] { bytes(token), millis(ttl), bytes((outcome != null) ? outcome.kind().code() : ""),
+				(outcome != null) ? outcome.payload() : new byte[0], millis(marker.retention()), bytes(marker.status()),
+				bytes((marker.resource() != null) ? marker.resource() : "") };
 	}
 
 	static byte[][] releaseArgs(String token) {
@@ -123,6 +138,7 @@ final class RedisRecords {
 			case "mismatch" -> BeginResult.mismatch();
 			case "in_progress" -> BeginResult.inProgress();
 			case "completed" -> BeginResult.completed((answer.size() > 1) ? storedOutcome(scope, answer) : null);
+			case "spent" -> BeginResult.spent(spentKey(scope, answer));
 			default -> throw new IdempotencyStoreException(
 					"Unexpected answer '" + outcome + "' to begin on Redis key " + key(scope));
 		};
@@ -179,6 +195,17 @@ final class RedisRecords {
 		}
 		catch (RuntimeException ex) {
 			throw new IdempotencyStoreException("Unreadable stream in Redis key " + key(scope), ex);
+		}
+	}
+
+	private SpentKey spentKey(String scope, List<Object> answer) {
+		try {
+			String resource = new String((byte[]) answer.get(3), StandardCharsets.UTF_8);
+			return new SpentKey(new String((byte[]) answer.get(1), StandardCharsets.UTF_8),
+					Instant.ofEpochMilli(Long.parseLong(text(answer.get(2)))), resource.isEmpty() ? null : resource);
+		}
+		catch (RuntimeException ex) {
+			throw new IdempotencyStoreException("Unreadable spent-key marker in Redis key " + key(scope), ex);
 		}
 	}
 

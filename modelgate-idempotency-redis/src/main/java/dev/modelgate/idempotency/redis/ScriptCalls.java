@@ -11,7 +11,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.ClassUtils;
 
 /**
- * How the store sends one script on one key: {@code EVALSHA}, and {@code EVAL} when Redis answers
+ * How the store sends one script on its keys (a record and its spent-key marker): {@code EVALSHA}, and {@code EVAL} when Redis answers
  * {@code NOSCRIPT}. The cheapest way the connection factory allows, picked once: on Lettuce, the
  * factory's shared native connection; on Jedis, the pooled connection's own {@code evalsha}; on
  * any other factory, {@link RedisTemplate}. The first two skip what Spring Data adds around each
@@ -25,13 +25,13 @@ interface ScriptCalls {
 	boolean JEDIS_PRESENT = ClassUtils.isPresent("redis.clients.jedis.Jedis", ScriptCalls.class.getClassLoader());
 
 	/**
-	 * Runs {@code script} on {@code key}.
+	 * Runs {@code script} on {@code keys}.
 	 * @return the script's answer: a {@code List<Object>} of {@code byte[]} and {@code Long} for a
 	 * {@code List} script, a {@code Boolean} for a {@code Boolean} one
 	 * @throws RuntimeException when Redis cannot be asked or answers an error (the caller turns it
 	 * into a store failure)
 	 */
-	Object run(RedisScript<?> script, byte[] key, byte[][] args);
+	Object run(RedisScript<?> script, byte[][] keys, byte[][] args);
 
 	/** {@return how the store's calls are sent, for a log line or a test} */
 	String describe();
@@ -71,8 +71,8 @@ interface ScriptCalls {
 		}
 
 		@Override
-		public Object run(RedisScript<?> script, byte[] key, byte[][] args) {
-			return this.template.execute(script, List.of(key), (Object[]) args);
+		public Object run(RedisScript<?> script, byte[][] keys, byte[][] args) {
+			return this.template.execute(script, List.of(keys), (Object[]) args);
 		}
 
 		@Override

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -35,11 +36,13 @@ import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.test.IdempotencyStoreContractTests;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.testsupport.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The store contract on a real Redis, plus what is particular to Redis: the record's key and expiry,
@@ -74,6 +77,58 @@ class RedisIdempotencyStoreTests extends IdempotencyStoreContractTests {
 	@Override
 	protected IdempotencyStore createStore() {
 		return new RedisIdempotencyStore(connectionFactory, PREFIX);
+	}
+
+	@Override
+	protected long answerBytesKept(String scope) {
+		return redis.opsForHash().lengthOfValue(PREFIX + scope, "outcome");
+	}
+
+	@Override
+	protected boolean keepsAnything(String scope) {
+		return Boolean.TRUE.equals(redis.hasKey(PREFIX + scope)) || Boolean.TRUE.equals(redis.hasKey(marker(scope)));
+	}
+
+	private static String marker(String scope) {
+		return PREFIX + "spent:{" + PREFIX + scope + "}";
+	}
+
+	@Test
+	void spentKeyIsASmallHashBesideTheRecordThatOutlivesItsAnswerAndNeedsNoRead() {
+		String scope = scopeHash();
+		String key = PREFIX + scope;
+		String token = token();
+		store().begin(scope, "fp", token, Duration.ofSeconds(30));
+		store().complete(scope, token, largeOutcome(), Duration.ofMillis(300),
+				new SpentMarker(Duration.ofHours(1), "201", "/orders/42"));
+
+		assertThat(redis.<String, String>opsForHash().keys(key)).containsExactlyInAnyOrder("fp", "state", "created",
+				"kind", "outcome");
+		assertThat(redis.<String, String>opsForHash().keys(marker(scope))).containsExactlyInAnyOrder("fp", "status",
+				"completed", "created", "resource");
+		assertThat(redis.getExpire(marker(scope), TimeUnit.MILLISECONDS)).isBetween(3_595_000L, 3_600_300L);
+		// The record and its answer go after ttl by Redis's own expiry, read or not; the marker stays.
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> !Boolean.TRUE.equals(redis.hasKey(key)));
+		assertThat(redis.hasKey(marker(scope))).isTrue();
+		assertThat(store().begin(scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.SPENT);
+		assertThat(store().begin(scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.MISMATCH);
+		assertThat(redis.hasKey(key)).isFalse();
+		assertThat(store().find(scope)).hasValueSatisfying((found) -> assertThat(found.state())
+			.isEqualTo(IdempotencyRecord.State.COMPLETED));
+		assertThat(store().delete(scope)).isTrue();
+		assertThat(keepsAnything(scope)).isFalse();
+	}
+
+	@Test
+	void theMarkerSharesTheRecordsClusterSlot() {
+		String scope = scopeHash();
+		assertThat(SlotHash.getSlot(marker(scope)))
+			.isEqualTo(SlotHash.getSlot(PREFIX + scope));
+		String tagged = "idem:{tenant}:";
+		assertThat(SlotHash.getSlot(tagged + "spent:{" + tagged + scope + "}"))
+			.isEqualTo(SlotHash.getSlot(tagged + scope));
 	}
 
 	@Test

@@ -15,6 +15,7 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStores;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
 
@@ -89,6 +90,13 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
 		return observe("complete", scope, () -> this.delegate.complete(scope, token, outcome, ttl),
+				ObservedIdempotencyStore::accepted);
+	}
+
+	@Override
+	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl,
+			SpentMarker marker) {
+		return observe("complete", scope, () -> this.delegate.complete(scope, token, outcome, ttl, marker),
 				ObservedIdempotencyStore::accepted);
 	}
 

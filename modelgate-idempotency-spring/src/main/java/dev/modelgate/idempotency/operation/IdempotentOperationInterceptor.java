@@ -198,6 +198,9 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 			if (this.definition.ttl() != null) {
 				call = call.withTtl(this.definition.ttl());
 			}
+			if (this.definition.spentKeyRetention() != null) {
+				call = call.withSpentKeyRetention(this.definition.spentKeyRetention());
+			}
 			if (this.definition.leaseTtl() != null) {
 				call = call.withLeaseTtl(this.definition.leaseTtl());
 			}

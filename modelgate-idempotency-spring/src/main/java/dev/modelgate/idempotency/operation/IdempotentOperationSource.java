@@ -37,7 +37,8 @@ final class IdempotentOperationSource implements OperationSource {
 				AnnotationDurations.parse(annotation.leaseTtl(), "leaseTtl"),
 				annotation.inProgress() == Idempotent.InProgress.WAIT, (policy) -> policy.retryOn(annotation.retryOn())
 					.recordOn(annotation.recordOn())
-					.unknownOn(annotation.unknownOn()));
+					.unknownOn(annotation.unknownOn()),
+				AnnotationDurations.parseZeroOrMore(annotation.spentKeyRetention(), "spentKeyRetention"));
 	}
 
 	private static Expression parseIfPresent(String expression) {

@@ -24,10 +24,29 @@ import dev.modelgate.idempotency.core.FailurePolicy;
  * @param leaseTtl how long a call holds its key without a heartbeat, or {@code null} for the default
  * @param waitForRunning whether a duplicate waits for a running call's result instead of being refused
  * @param failurePolicy adjusts the template's default failure policy
+ * @param spentKeyRetention how long the key stays spent after the outcome expired, or {@code null} for
+ * the template's default
  */
 public record OperationDefinition(Value scope, Value key, @Nullable Value fingerprint, @Nullable Expression reconcile,
 		@Nullable Duration ttl, @Nullable Duration leaseTtl, boolean waitForRunning,
-		UnaryOperator<FailurePolicy> failurePolicy) {
+		UnaryOperator<FailurePolicy> failurePolicy, @Nullable Duration spentKeyRetention) {
+
+	/**
+	 * A definition that leaves the spent-key retention to the template's default.
+	 * @param scope the key space of a call
+	 * @param key the key of a call
+	 * @param fingerprint what makes two calls with one key the same, or {@code null}
+	 * @param reconcile SpEL run instead of the method after an unknown outcome, or {@code null}
+	 * @param ttl how long the outcome is kept, or {@code null} for the template's default
+	 * @param leaseTtl how long a call holds its key without a heartbeat, or {@code null}
+	 * @param waitForRunning whether a duplicate waits for a running call's result
+	 * @param failurePolicy adjusts the template's default failure policy
+	 */
+	public OperationDefinition(Value scope, Value key, @Nullable Value fingerprint, @Nullable Expression reconcile,
+			@Nullable Duration ttl, @Nullable Duration leaseTtl, boolean waitForRunning,
+			UnaryOperator<FailurePolicy> failurePolicy) {
+		this(scope, key, fingerprint, reconcile, ttl, leaseTtl, waitForRunning, failurePolicy, null);
+	}
 
 	public OperationDefinition {
 		Objects.requireNonNull(scope, "scope must not be null");

@@ -19,6 +19,8 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.BeginResult.Outcome;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.SpentKey;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -338,6 +340,147 @@ public abstract class IdempotencyStoreContractTests {
 		awaitNoLiveRecord(this.scope);
 		assertThat(this.store.delete(this.scope)).isFalse();
 		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.ACQUIRED);
+	}
+
+	/**
+	 * Runs the store's purge of expired records, for stores that have one (the JDBC store); by
+	 * default nothing, for stores whose records expire on their own (Redis, memory).
+	 */
+	protected void purge() {
+	}
+
+	/**
+	 * {@return the bytes of the stored answer the store still holds for {@code scope}, expired or not}
+	 * By default what {@link IdempotencyStore#find} reports; stores override it to look at their raw data.
+	 * @param scope the scope hash
+	 */
+	protected long answerBytesKept(String scope) {
+		return this.store.find(scope).map((record) -> (record.outcomeSize() != null) ? record.outcomeSize() : 0L)
+			.orElse(0L);
+	}
+
+	/**
+	 * {@return whether the store still holds anything for {@code scope}, expired or not} By default
+	 * whether {@link IdempotencyStore#find} finds a live record; stores override it to look at their raw data.
+	 * @param scope the scope hash
+	 */
+	protected boolean keepsAnything(String scope) {
+		return this.store.find(scope).isPresent();
+	}
+
+	@Test
+	void spentKeyAfterTtlAnswersSpentWithStatusCompletionTimeAndResource() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		Instant before = Instant.now();
+		assertThat(this.store.complete(this.scope, token, binaryOutcome(), Duration.ofMillis(300),
+				new SpentMarker(LONG, "201", "/orders/42"))).isTrue();
+		Instant after = Instant.now();
+		BeginResult replay = this.store.begin(this.scope, "fp", token(), LONG);
+		assertThat(replay.outcome()).as("within the ttl the answer replays").isEqualTo(Outcome.COMPLETED);
+		assertThat(replay.stored()).isEqualTo(binaryOutcome());
+		BeginResult spent = awaitSpent(this.scope);
+		SpentKey marker = spent.spent();
+		assertThat(spent.stored()).isNull();
+		assertThat(marker.status()).isEqualTo("201");
+		assertThat(marker.resource()).isEqualTo("/orders/42");
+		// The store's clock (Redis, the database) may differ a little from the JVM's.
+		assertThat(marker.completedAt()).isBetween(before.minusSeconds(5), after.plusSeconds(5));
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome())
+			.as("a spent key never acquires within its retention").isEqualTo(Outcome.SPENT);
+	}
+
+	@Test
+	void spentKeyKeepsNoAnswer() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, largeOutcome(), Duration.ofMillis(300), new SpentMarker(LONG, "200", null));
+		assertThat(answerBytesKept(this.scope)).isEqualTo(largeOutcome().size());
+		assertThat(awaitSpent(this.scope).spent().resource()).isNull();
+		purge();
+		assertThat(answerBytesKept(this.scope)).as("the answer's bytes once the key is spent").isZero();
+		IdempotencyRecord record = this.store.find(this.scope).orElseThrow();
+		assertThat(record.state()).isEqualTo(IdempotencyRecord.State.COMPLETED);
+		assertThat(record.isOutcomeStored()).isFalse();
+		assertThat(record.expiresIn()).as("the marker lasts for its retention").isGreaterThan(LONG.minusMinutes(1));
+	}
+
+	@Test
+	void spentKeyWithAnotherFingerprintIsAMismatch() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, binaryOutcome(), Duration.ofMillis(300), new SpentMarker(LONG, "201", null));
+		awaitSpent(this.scope);
+		assertThat(this.store.begin(this.scope, "other", token(), LONG).outcome()).isEqualTo(Outcome.MISMATCH);
+	}
+
+	@Test
+	void spentKeyWithoutAKeptResultIsSpentToo() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, null, Duration.ofMillis(300), new SpentMarker(LONG, "unknown", null));
+		assertThat(this.store.begin(this.scope, "fp", token(), LONG).outcome()).isEqualTo(Outcome.COMPLETED);
+		assertThat(awaitSpent(this.scope).spent().status()).isEqualTo("unknown");
+	}
+
+	@Test
+	void spentKeyIsFreeAgainAfterItsRetention() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, binaryOutcome(), Duration.ofMillis(200),
+				new SpentMarker(Duration.ofMillis(600), "201", null));
+		awaitSpent(this.scope);
+		await("the spent key of " + this.scope + " to be free again").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> this.store.begin(this.scope, "fp", token(), LONG).outcome(), (outcome) -> {
+				assertThat(outcome).isIn(Outcome.SPENT, Outcome.ACQUIRED);
+				return outcome == Outcome.ACQUIRED;
+			});
+	}
+
+	@Test
+	void purgeRemovesExpiredMarkers() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, binaryOutcome(), Duration.ofMillis(100),
+				new SpentMarker(Duration.ofMillis(300), "201", "/orders/42"));
+		awaitNoLiveRecord(this.scope);
+		purge();
+		await("the expired marker of " + this.scope + " to be gone").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> !keepsAnything(this.scope));
+	}
+
+	@Test
+	void withoutRetentionTheKeyIsFreeOnceTheAnswerExpires() {
+		String token = token();
+		this.store.begin(this.scope, "fp", token, LONG);
+		this.store.complete(this.scope, token, binaryOutcome(), Duration.ofMillis(300));
+		await("the answer of " + this.scope + " to expire").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> this.store.begin(this.scope, "fp", token(), LONG).outcome(), (outcome) -> {
+				assertThat(outcome).as("no marker without a retention").isIn(Outcome.COMPLETED, Outcome.ACQUIRED);
+				return outcome == Outcome.ACQUIRED;
+			});
+	}
+
+	/** {@return an answer larger than a marker, so that keeping it or not shows} */
+	protected static StoredOutcome largeOutcome() {
+		byte[] payload = new byte[4096];
+		for (int i = 0; i < payload.length; i++) {
+			payload[i] = (byte) i;
+		}
+		return new StoredOutcome(StoredOutcome.Kind.RESPONSE, payload);
+	}
+
+	/** Waits until {@code begin} with fingerprint {@code fp} answers that the key is spent. */
+	private BeginResult awaitSpent(String scope) {
+		return await("the answer of " + scope + " to expire into a spent key").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> this.store.begin(scope, "fp", token(), LONG), (result) -> {
+				assertThat(result.outcome()).isIn(Outcome.COMPLETED, Outcome.SPENT);
+				return result.outcome() == Outcome.SPENT;
+			});
 	}
 
 	/** Waits until the store finds no live record of the scope: its lease or its ttl ran out. */

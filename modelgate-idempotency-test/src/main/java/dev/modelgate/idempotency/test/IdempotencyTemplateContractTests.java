@@ -25,6 +25,7 @@ import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyInProgressException;
 import dev.modelgate.idempotency.core.IdempotencyKeyReusedException;
+import dev.modelgate.idempotency.core.IdempotencyKeySpentException;
 import dev.modelgate.idempotency.core.IdempotencyResultUnavailableException;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
@@ -82,6 +83,46 @@ public abstract class IdempotencyTemplateContractTests {
 		assertThat(first).isEqualTo("sent-1");
 		assertThat(retry).isEqualTo("sent-1");
 		assertThat(this.runs).hasValue(1);
+	}
+
+	@Test
+	void callAfterTheResultExpiredIsToldTheKeyIsSpentWithoutRunningThenRunsAfterTheRetention() {
+		IdempotentCall<String> call = call().withTtl(Duration.ofMillis(300))
+			.withSpentKeyRetention(Duration.ofSeconds(2));
+		assertThat(this.template.execute(call, () -> count("sent-1"))).isEqualTo("sent-1");
+		IdempotencyKeySpentException spent = await("the result to expire").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> {
+				try {
+					assertThat(this.template.execute(call, () -> count("sent-again"))).isEqualTo("sent-1");
+					return null;
+				}
+				catch (IdempotencyKeySpentException ex) {
+					return ex;
+				}
+			}, (ex) -> ex != null);
+		assertThat(spent.getStatus()).isEqualTo("value");
+		assertThat(spent.getCompletedAt()).isBefore(java.time.Instant.now().plusSeconds(5));
+		assertThat(this.runs).hasValue(1);
+		assertThatExceptionOfType(IdempotencyKeyReusedException.class)
+			.isThrownBy(() -> this.template.execute(call.withFingerprint("another"), () -> count("other")));
+		String rerun = await("the retention to end").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.ignoreException(IdempotencyKeySpentException.class)
+			.until(() -> this.template.execute(call, () -> count("sent-2")), (result) -> result != null);
+		assertThat(rerun).isEqualTo("sent-2");
+		assertThat(this.runs).hasValue(2);
+	}
+
+	@Test
+	void withoutSpentKeyRetentionTheKeyRunsAgainOnceTheResultExpired() {
+		IdempotentCall<String> call = call().withTtl(Duration.ofMillis(300));
+		this.template.execute(call, () -> count("sent-1"));
+		String rerun = await("the result to expire").atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> this.template.execute(call, () -> count("sent-2")), "sent-2"::equals);
+		assertThat(rerun).isEqualTo("sent-2");
+		assertThat(this.runs).hasValue(2);
 	}
 
 	@Test

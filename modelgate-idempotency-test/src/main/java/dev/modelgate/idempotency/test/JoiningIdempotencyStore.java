@@ -15,6 +15,7 @@ import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
 
@@ -51,6 +52,12 @@ final class JoiningIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
 		return join(this.store.complete(scope, token, outcome, ttl));
+	}
+
+	@Override
+	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl,
+			SpentMarker marker) {
+		return join(this.store.complete(scope, token, outcome, ttl, marker));
 	}
 
 	@Override

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
 
@@ -41,6 +42,12 @@ final class PooledAsyncStore implements AsyncIdempotencyStore {
 	public CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome,
 			Duration ttl) {
 		return run(() -> this.store.complete(scope, token, outcome, ttl));
+	}
+
+	@Override
+	public CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome,
+			Duration ttl, SpentMarker marker) {
+		return run(() -> this.store.complete(scope, token, outcome, ttl, marker));
 	}
 
 	@Override

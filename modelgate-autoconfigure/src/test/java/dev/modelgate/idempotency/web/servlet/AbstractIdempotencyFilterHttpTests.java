@@ -3,6 +3,7 @@ package dev.modelgate.idempotency.web.servlet;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -348,6 +349,42 @@ abstract class AbstractIdempotencyFilterHttpTests {
 		assertThat(text(rerun.get(10, TimeUnit.SECONDS))).isEqualTo("short-ttl 2");
 		pool.shutdown();
 		assertThat(this.invocations.count("short-ttl")).isEqualTo(2);
+	}
+
+	/**
+	 * Section 13: once the response expired (ttl 1s) the key stays spent for its retention (3s): a
+	 * retry is answered 410 with the original status, completion time and Location, and does not
+	 * run; another body is still 422; after the retention the key runs again.
+	 */
+	@Test
+	void retryAfterTheResponseExpiredIsToldTheKeyIsSpentAndRunsAgainOnlyAfterTheRetention() {
+		String key = newKey();
+		Instant before = Instant.now();
+		HttpResponse<byte[]> first = this.http.postJson("/spent-orders", key, "{\"item\":\"book\"}");
+		assertThat(first.statusCode()).isEqualTo(201);
+		HttpResponse<byte[]> spent = await("the response to expire").atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> this.http.postJson("/spent-orders", key, "{\"item\":\"book\"}"), (retry) -> {
+				assertThat(retry.statusCode()).as(text(retry)).isIn(201, 410);
+				return retry.statusCode() == 410;
+			});
+		assertProblem(spent, 410, "idempotency_key_spent");
+		JsonNode problem = json(spent);
+		assertThat(problem.get("original_status").intValue()).isEqualTo(201);
+		assertThat(Instant.parse(problem.get("completed_at").stringValue())).isBetween(before.minusSeconds(5),
+				Instant.now().plusSeconds(5));
+		assertThat(problem.get("resource").stringValue()).isEqualTo("/orders/1");
+		assertThat(this.invocations.count("spent-orders")).isEqualTo(1);
+		assertProblem(this.http.postJson("/spent-orders", key, "{\"item\":\"pen\"}"), 422, "idempotency_key_reused");
+		HttpResponse<byte[]> rerun = await("the retention to end").atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> this.http.postJson("/spent-orders", key, "{\"item\":\"book\"}"), (retry) -> {
+				assertThat(retry.statusCode()).as(text(retry)).isIn(201, 410);
+				return retry.statusCode() == 201;
+			});
+		assertThat(rerun.headers().firstValue("Idempotent-Replayed")).isEmpty();
+		assertThat(json(rerun).get("order").intValue()).isEqualTo(2);
+		assertThat(this.invocations.count("spent-orders")).isEqualTo(2);
 	}
 
 	@Test

@@ -50,6 +50,13 @@ class TestController {
 			.body(Map.of("order", run, "received", order));
 	}
 
+	@PostMapping("/spent-orders")
+	@Idempotent(ttl = "1s", spentKeyRetention = "3s")
+	ResponseEntity<Map<String, Object>> createSpentOrder(@RequestBody Map<String, Object> order) {
+		int run = this.invocations.increment("spent-orders");
+		return ResponseEntity.created(URI.create("/orders/" + run)).body(Map.of("order", run, "received", order));
+	}
+
 	@GetMapping("/plain")
 	String plain() {
 		return "plain " + this.invocations.increment("plain");

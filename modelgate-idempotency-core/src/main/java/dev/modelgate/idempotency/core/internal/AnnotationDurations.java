@@ -31,6 +31,21 @@ public final class AnnotationDurations {
 	 * @throws IllegalArgumentException when the value is not a positive duration
 	 */
 	public static Duration parse(String value, String attribute) {
+		return parse(value, attribute, false);
+	}
+
+	/**
+	 * As {@link #parse(String, String)}, for a setting that zero turns off.
+	 * @param value the attribute's value
+	 * @param attribute the attribute's name, for the error message
+	 * @return the duration, zero included, or {@code null} when the attribute is empty
+	 * @throws IllegalArgumentException when the value is not a duration or is negative
+	 */
+	public static Duration parseZeroOrMore(String value, String attribute) {
+		return parse(value, attribute, true);
+	}
+
+	private static Duration parse(String value, String attribute, boolean zeroAllowed) {
 		if (value == null || value.isBlank()) {
 			return null;
 		}
@@ -41,7 +56,7 @@ public final class AnnotationDurations {
 		catch (IllegalArgumentException | DateTimeParseException | ArithmeticException ex) {
 			throw new IllegalArgumentException(attribute + " '" + value + "' is not a duration: " + ALLOWED);
 		}
-		if (duration.isNegative() || duration.isZero()) {
+		if (duration.isNegative() || (duration.isZero() && !zeroAllowed)) {
 			throw new IllegalArgumentException(attribute + " must be positive, was '" + value + "': " + ALLOWED);
 		}
 		return duration;

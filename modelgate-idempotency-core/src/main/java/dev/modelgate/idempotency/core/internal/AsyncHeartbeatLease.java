@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.AsyncLease;
 import dev.modelgate.idempotency.core.Delayer;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**
@@ -72,6 +73,16 @@ public final class AsyncHeartbeatLease extends HeldAttempt implements AsyncLease
 	public CompletableFuture<Boolean> complete(@Nullable StoredOutcome outcome, Duration ttl) {
 		stopHeartbeat();
 		return this.store.complete(scope(), token(), outcome, ttl);
+	}
+
+	@Override
+	public CompletableFuture<Boolean> complete(@Nullable StoredOutcome outcome, Duration ttl,
+			@Nullable SpentMarker marker) {
+		if (marker == null) {
+			return complete(outcome, ttl);
+		}
+		stopHeartbeat();
+		return this.store.complete(scope(), token(), outcome, ttl, marker);
 	}
 
 	@Override

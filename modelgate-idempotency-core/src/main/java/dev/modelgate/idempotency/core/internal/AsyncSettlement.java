@@ -34,7 +34,20 @@ public final class AsyncSettlement extends Settling<AsyncLease> {
 	 * @param ttl how long a recorded outcome is kept
 	 */
 	public AsyncSettlement(AsyncLease lease, DecisionReporter reporter, String method, String route, Duration ttl) {
-		super(lease, lease.scope(), reporter, method, route, ttl);
+		this(lease, reporter, method, route, ttl, SpentMarkers.NONE);
+	}
+
+	/**
+	 * @param lease the held lease
+	 * @param reporter where decisions go
+	 * @param method as in {@link IdempotencyDecision#method()}
+	 * @param route as in {@link IdempotencyDecision#route()}
+	 * @param ttl how long a recorded outcome is kept
+	 * @param spentMarkers what a recorded outcome leaves behind after {@code ttl}
+	 */
+	public AsyncSettlement(AsyncLease lease, DecisionReporter reporter, String method, String route, Duration ttl,
+			SpentMarkers spentMarkers) {
+		super(lease, lease.scope(), reporter, method, route, ttl, spentMarkers);
 	}
 
 	/** {@return whether the attempt was recorded, released or abandoned} */
@@ -61,7 +74,7 @@ public final class AsyncSettlement extends Settling<AsyncLease> {
 		if (!this.settled.compareAndSet(false, true)) {
 			return CompletableFuture.completedFuture(false);
 		}
-		return safely(() -> this.lease.complete(outcome, this.ttl)).handle(this.reports::recorded);
+		return safely(() -> this.lease.complete(outcome, this.ttl, this.spentMarkers.markerFor(outcome))).handle(this.reports::recorded);
 	}
 
 	/** {@return whether the stream, ended normally, was recorded so that retries replay it} */

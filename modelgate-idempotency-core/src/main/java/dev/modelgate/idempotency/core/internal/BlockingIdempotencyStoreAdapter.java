@@ -4,6 +4,7 @@ import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
 import java.time.Duration;
@@ -105,6 +106,12 @@ public final class BlockingIdempotencyStoreAdapter implements AsyncIdempotencySt
 	public CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome,
 			Duration ttl) {
 		return call("complete", () -> this.store.complete(scope, token, outcome, ttl));
+	}
+
+	@Override
+	public CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome,
+			Duration ttl, SpentMarker marker) {
+		return call("complete", () -> this.store.complete(scope, token, outcome, ttl, marker));
 	}
 
 	@Override

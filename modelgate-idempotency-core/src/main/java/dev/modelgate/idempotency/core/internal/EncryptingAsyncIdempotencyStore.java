@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
 
@@ -40,6 +41,13 @@ public final class EncryptingAsyncIdempotencyStore extends ForwardingAsyncIdempo
 	public CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome,
 			Duration ttl) {
 		return failingTheFuture(() -> this.delegate.complete(scope, token, this.seal.sealed(scope, outcome), ttl));
+	}
+
+	@Override
+	public CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome,
+			Duration ttl, SpentMarker marker) {
+		return failingTheFuture(
+				() -> this.delegate.complete(scope, token, this.seal.sealed(scope, outcome), ttl, marker));
 	}
 
 	@Override

@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
 
@@ -43,6 +44,12 @@ public final class EncryptingIdempotencyStore extends ForwardingIdempotencyStore
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
 		return this.delegate.complete(scope, token, this.seal.sealed(scope, outcome), ttl);
+	}
+
+	@Override
+	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl,
+			SpentMarker marker) {
+		return this.delegate.complete(scope, token, this.seal.sealed(scope, outcome), ttl, marker);
 	}
 
 	@Override

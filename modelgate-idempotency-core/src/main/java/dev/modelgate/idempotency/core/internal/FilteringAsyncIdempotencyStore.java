@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StoredOutcomeFilter;
 
@@ -31,6 +32,13 @@ public final class FilteringAsyncIdempotencyStore extends ForwardingAsyncIdempot
 			Duration ttl) {
 		return failingTheFuture(
 				() -> this.delegate.complete(scope, token, (outcome != null) ? this.filter.filter(outcome) : null, ttl));
+	}
+
+	@Override
+	public CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome,
+			Duration ttl, SpentMarker marker) {
+		return failingTheFuture(() -> this.delegate.complete(scope, token,
+				(outcome != null) ? this.filter.filter(outcome) : null, ttl, marker));
 	}
 
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StoredOutcomeFilter;
 
@@ -33,6 +34,13 @@ public final class FilteringIdempotencyStore extends ForwardingIdempotencyStore 
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
 		return this.delegate.complete(scope, token, (outcome != null) ? this.filter.filter(outcome) : null, ttl);
+	}
+
+	@Override
+	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl,
+			SpentMarker marker) {
+		return this.delegate.complete(scope, token, (outcome != null) ? this.filter.filter(outcome) : null, ttl,
+				marker);
 	}
 
 }

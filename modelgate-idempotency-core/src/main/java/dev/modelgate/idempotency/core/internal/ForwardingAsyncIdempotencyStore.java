@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.BeginResult;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
 
@@ -39,6 +40,12 @@ abstract class ForwardingAsyncIdempotencyStore implements AsyncIdempotencyStore 
 	public CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome,
 			Duration ttl) {
 		return this.delegate.complete(scope, token, outcome, ttl);
+	}
+
+	@Override
+	public CompletableFuture<Boolean> complete(String scope, String token, @Nullable StoredOutcome outcome,
+			Duration ttl, SpentMarker marker) {
+		return this.delegate.complete(scope, token, outcome, ttl, marker);
 	}
 
 	@Override

@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
 
@@ -40,6 +41,12 @@ abstract class ForwardingIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
 		return this.delegate.complete(scope, token, outcome, ttl);
+	}
+
+	@Override
+	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl,
+			SpentMarker marker) {
+		return this.delegate.complete(scope, token, outcome, ttl, marker);
 	}
 
 	@Override

@@ -12,6 +12,7 @@ import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.Lease;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 
 /** A {@link Lease} renewed on a scheduler every third of its time to live until it is ended. */
@@ -53,6 +54,15 @@ public final class HeartbeatLease extends HeldAttempt implements Lease {
 	public boolean complete(@Nullable StoredOutcome outcome, Duration ttl) {
 		stopHeartbeat();
 		return this.store.complete(scope(), token(), outcome, ttl);
+	}
+
+	@Override
+	public boolean complete(@Nullable StoredOutcome outcome, Duration ttl, @Nullable SpentMarker marker) {
+		if (marker == null) {
+			return complete(outcome, ttl);
+		}
+		stopHeartbeat();
+		return this.store.complete(scope(), token(), outcome, ttl, marker);
 	}
 
 	@Override

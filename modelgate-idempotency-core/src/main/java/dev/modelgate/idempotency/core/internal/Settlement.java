@@ -31,7 +31,20 @@ public final class Settlement extends Settling<Lease> {
 	 * @param ttl how long a recorded outcome is kept
 	 */
 	public Settlement(Lease lease, DecisionReporter reporter, String method, String route, Duration ttl) {
-		super(lease, lease.scope(), reporter, method, route, ttl);
+		this(lease, reporter, method, route, ttl, SpentMarkers.NONE);
+	}
+
+	/**
+	 * @param lease the held lease
+	 * @param reporter where decisions go
+	 * @param method as in {@link IdempotencyDecision#method()}
+	 * @param route as in {@link IdempotencyDecision#route()}
+	 * @param ttl how long a recorded outcome is kept
+	 * @param spentMarkers what a recorded outcome leaves behind after {@code ttl}
+	 */
+	public Settlement(Lease lease, DecisionReporter reporter, String method, String route, Duration ttl,
+			SpentMarkers spentMarkers) {
+		super(lease, lease.scope(), reporter, method, route, ttl, spentMarkers);
 	}
 
 	/**
@@ -42,7 +55,7 @@ public final class Settlement extends Settling<Lease> {
 	 */
 	public boolean record(@Nullable StoredOutcome outcome) {
 		try {
-			return this.reports.recorded(this.lease.complete(outcome, this.ttl), null);
+			return this.reports.recorded(this.lease.complete(outcome, this.ttl, this.spentMarkers.markerFor(outcome)), null);
 		}
 		catch (IdempotencyStoreException ex) {
 			return this.reports.recorded(null, ex);

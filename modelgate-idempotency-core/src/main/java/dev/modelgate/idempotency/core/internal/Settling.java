@@ -21,6 +21,9 @@ public abstract sealed class Settling<L> permits Settlement, AsyncSettlement {
 
 	final Duration ttl;
 
+	/** What a recorded outcome leaves behind after {@code ttl}: nothing by default. */
+	final SpentMarkers spentMarkers;
+
 	/**
 	 * @param lease the held lease
 	 * @param scope the hashed scope it holds
@@ -28,12 +31,15 @@ public abstract sealed class Settling<L> permits Settlement, AsyncSettlement {
 	 * @param method as in {@link IdempotencyDecision#method()}
 	 * @param route as in {@link IdempotencyDecision#route()}
 	 * @param ttl how long a recorded outcome is kept
+	 * @param spentMarkers what a recorded outcome leaves behind after {@code ttl}
 	 */
-	Settling(L lease, String scope, DecisionReporter reporter, String method, String route, Duration ttl) {
+	Settling(L lease, String scope, DecisionReporter reporter, String method, String route, Duration ttl,
+			SpentMarkers spentMarkers) {
 		this.lease = lease;
 		this.scope = scope;
 		this.reports = new SettlementReports(reporter, method, route, scope);
 		this.ttl = ttl;
+		this.spentMarkers = spentMarkers;
 	}
 
 	/** {@return the hashed scope of the attempt} */

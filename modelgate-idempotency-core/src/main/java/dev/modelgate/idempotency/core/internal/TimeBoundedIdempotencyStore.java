@@ -4,6 +4,7 @@ import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.StreamSlice;
 import java.time.Duration;
@@ -57,6 +58,12 @@ public class TimeBoundedIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
 		return call("complete", () -> this.delegate.complete(scope, token, outcome, ttl));
+	}
+
+	@Override
+	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl,
+			SpentMarker marker) {
+		return call("complete", () -> this.delegate.complete(scope, token, outcome, ttl, marker));
 	}
 
 	@Override

@@ -11,6 +11,7 @@ import org.springframework.web.method.HandlerMethod;
 import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.internal.AnnotationDurations;
 import dev.modelgate.idempotency.core.internal.CanonicalBody;
+import dev.modelgate.idempotency.web.EndpointDefaults;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.web.internal.AnnotatedEndpoints;
 
@@ -36,6 +37,21 @@ public final class AnnotatedEndpoints {
 	 */
 	public static IdempotentEndpoint of(Idempotent annotation, HandlerMethod handler, Duration ttl, Duration leaseTtl,
 			Duration waitTimeout, Idempotent.InProgress inProgress) {
+		return of(annotation, handler, new EndpointDefaults(ttl, leaseTtl, waitTimeout, inProgress));
+	}
+
+	/**
+	 * @param annotation the handler's annotation
+	 * @param handler the handler, named in the message of a bad attribute
+	 * @param defaults the global values the annotation's unset attributes take
+	 * @return the endpoint, without its route (see {@link IdempotentEndpoint#withRoute})
+	 * @throws IllegalStateException naming the handler when an attribute is not valid
+	 */
+	public static IdempotentEndpoint of(Idempotent annotation, HandlerMethod handler, EndpointDefaults defaults) {
+		Duration ttl = defaults.ttl();
+		Duration leaseTtl = defaults.leaseTtl();
+		Duration waitTimeout = defaults.waitTimeout();
+		Idempotent.InProgress inProgress = defaults.inProgress();
 		try {
 			Idempotent.InProgress mode = (annotation.inProgress() != Idempotent.InProgress.DEFAULT)
 					? annotation.inProgress() : inProgress;
@@ -43,7 +59,9 @@ public final class AnnotatedEndpoints {
 					duration(annotation.ttl(), ttl, "ttl"), duration(annotation.leaseTtl(), leaseTtl, "leaseTtl"),
 					(mode == Idempotent.InProgress.WAIT) ? waitTimeout : Duration.ZERO,
 					CanonicalBody.pointers(annotation.ignoreFields()), annotation.onStoreFailure(),
-					annotation.attachToStream());
+					annotation.attachToStream(),
+					zeroOrMore(annotation.spentKeyRetention(), defaults.spentKeyRetention(), "spentKeyRetention"),
+					annotation.spentKeyResourceHeader());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("@Idempotent on " + describe(handler) + ": " + ex.getMessage(), ex);
@@ -56,6 +74,11 @@ public final class AnnotatedEndpoints {
 			.stream(handler.getMethod().getParameterTypes())
 			.map(Class::getSimpleName)
 			.collect(Collectors.joining(", ", "(", ")"));
+	}
+
+	private static Duration zeroOrMore(String value, Duration fallback, String attribute) {
+		@Nullable Duration duration = AnnotationDurations.parseZeroOrMore(value, attribute);
+		return (duration != null) ? duration : fallback;
 	}
 
 	private static Duration duration(String value, Duration fallback, String attribute) {

@@ -2,7 +2,6 @@ package dev.modelgate.idempotency.web.internal;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
@@ -52,7 +51,7 @@ public final class RequestDecision {
 
 	private @Nullable String scope;
 
-	private long streamDeadline;
+	private final StreamHeadWait headWait = new StreamHeadWait();
 
 	private boolean askedAgain;
 
@@ -194,6 +193,10 @@ public final class RequestDecision {
 			}
 			case IN_PROGRESS -> this.endpoint.attachToStream() ? join() : notAttached();
 			case COMPLETED -> completed(result.stored());
+			case SPENT -> {
+				decide(IdempotencyOutcome.SPENT);
+				yield new HttpAction.Reject(IdempotencyProblem.keySpent(result.spent()));
+			}
 			case ACQUIRED -> {
 				decide(IdempotencyOutcome.ACQUIRED);
 				yield HttpAction.RUN;
@@ -263,31 +266,13 @@ public final class RequestDecision {
 	 */
 	public HttpAction notFollowed(@Nullable String accept) {
 		unfollow();
-		Duration pause = headWait(accept);
+		Duration pause = this.headWait.nextPause(accept, this.http.streamSettings(),
+				() -> decide(IdempotencyOutcome.WAITED));
 		if (pause == null) {
 			return notAttached();
 		}
 		this.askedAgain = true;
 		return new HttpAction.AskAgain(pause);
-	}
-
-	private @Nullable Duration headWait(@Nullable String accept) {
-		if (accept == null || !accept.toLowerCase(Locale.ROOT).contains("text/event-stream")) {
-			return null;
-		}
-		StreamSettings streams = this.http.streamSettings();
-		long now = System.nanoTime();
-		if (this.streamDeadline == 0) {
-			this.streamDeadline = now + streams.headWait().toNanos();
-			if (!streams.headWait().isZero() && !streams.headWait().isNegative()) {
-				decide(IdempotencyOutcome.WAITED);
-			}
-		}
-		long remaining = this.streamDeadline - now;
-		if (remaining <= 0) {
-			return null;
-		}
-		return Duration.ofNanos(Math.min(streams.pollInterval().toNanos(), remaining));
 	}
 
 	/** {@return the 409 for a duplicate of a running request} */
@@ -356,7 +341,8 @@ public final class RequestDecision {
 	 * @param lease the acquired lease
 	 */
 	public Settlement settlement(Lease lease) {
-		return new Settlement(lease, this.http.reporter(), this.method, this.endpoint.route(), this.endpoint.ttl());
+		return new Settlement(lease, this.http.reporter(), this.method, this.endpoint.route(), this.endpoint.ttl(),
+				SpentKeyMarkers.of(this.endpoint));
 	}
 
 	/**
@@ -365,7 +351,7 @@ public final class RequestDecision {
 	 */
 	public AsyncSettlement settlement(AsyncLease lease) {
 		return new AsyncSettlement(lease, this.http.reporter(), this.method, this.endpoint.route(),
-				this.endpoint.ttl());
+				this.endpoint.ttl(), SpentKeyMarkers.of(this.endpoint));
 	}
 
 	/** {@return what a recorded stream of this run reports} */

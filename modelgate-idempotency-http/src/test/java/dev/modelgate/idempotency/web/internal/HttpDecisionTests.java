@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.web.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import dev.modelgate.idempotency.core.IdempotencyDecision;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
+import dev.modelgate.idempotency.core.SpentKey;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
 import dev.modelgate.idempotency.web.HttpResponseRecord;
@@ -28,6 +30,7 @@ import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.web.UnidentifiedClients;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
@@ -141,6 +144,14 @@ class HttpDecisionTests {
 		assertThat(keyed(this.decision, endpoint).began(BeginResult.mismatch(), false))
 			.isInstanceOfSatisfying(HttpAction.Reject.class,
 					(reject) -> assertThat(reject.problem().status()).isEqualTo(422));
+		assertThat(keyed(this.decision, endpoint).began(
+				BeginResult.spent(new SpentKey("201", Instant.parse("2026-12-05T08:00:00Z"), "/orders/1")), false))
+			.isInstanceOfSatisfying(HttpAction.Reject.class, (reject) -> {
+				assertThat(reject.problem().status()).isEqualTo(410);
+				assertThat(reject.problem().code()).isEqualTo("idempotency_key_spent");
+				assertThat(reject.problem().extensions()).containsExactly(entry("original_status", 201),
+						entry("completed_at", "2026-12-05T08:00:00Z"), entry("resource", "/orders/1"));
+			});
 		assertThat(keyed(this.decision, endpoint).began(BeginResult.inProgress(), true))
 			.isInstanceOfSatisfying(HttpAction.Reject.class, (reject) -> {
 				assertThat(reject.problem().status()).isEqualTo(409);
@@ -160,7 +171,7 @@ class HttpDecisionTests {
 			.began(BeginResult.completed(StoredOutcome.empty(StoredOutcome.Kind.STREAM)), false))
 			.isSameAs(HttpAction.REPLAY_STREAM);
 		assertThat(reported()).containsExactly(IdempotencyOutcome.ACQUIRED, IdempotencyOutcome.MISMATCH,
-				IdempotencyOutcome.WAITED, IdempotencyOutcome.IN_PROGRESS, IdempotencyOutcome.REPLAYED,
+				IdempotencyOutcome.SPENT, IdempotencyOutcome.WAITED, IdempotencyOutcome.IN_PROGRESS, IdempotencyOutcome.REPLAYED,
 				IdempotencyOutcome.RESULT_UNAVAILABLE);
 	}
 

@@ -34,6 +34,9 @@ import org.springframework.messaging.handler.annotation.Header;
 import org.springframework.messaging.handler.annotation.SendTo;
 
 import dev.modelgate.idempotency.IdempotentListener;
+import dev.modelgate.idempotency.core.IdempotencyDecision;
+import dev.modelgate.idempotency.core.IdempotencyListener;
+import dev.modelgate.idempotency.core.IdempotencyOutcome;
 import dev.modelgate.idempotency.messaging.ListenerRuns;
 import dev.modelgate.idempotency.messaging.ListenerTestSupport;
 
@@ -84,6 +87,40 @@ class IdempotentRabbitListenerTests {
 		assertThat(listeners.seen("orders", marker).await(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(listeners.runs("orders", key)).isEqualTo(1);
 		await().atMost(Duration.ofSeconds(10)).until(() -> messages("orders") == 0);
+		assertThat(messages("dead")).isZero();
+	}
+
+	/**
+	 * Section 13 on a listener: a redelivery after the outcome expired (ttl 300ms), within the
+	 * spent-key retention (3s), is acknowledged without running; after the retention it runs again.
+	 */
+	@Test
+	void redeliveryAfterTheOutcomeExpiredIsAcknowledgedWithoutRunningUntilTheRetentionEnds() throws Exception {
+		String key = UUID.randomUUID().toString();
+		SpentDecisions spent = context.getBean(SpentDecisions.class);
+		int spentBefore = spent.count.get();
+		send("spent", key, null, "order-1");
+		assertThat(listeners.seen("spent", key).await(30, TimeUnit.SECONDS)).isTrue();
+		// A copy at a time until one meets the spent key: before it, copies are replays of the outcome.
+		await("a copy to meet the spent key").atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> {
+				if (messages("spent") == 0) {
+					send("spent", key, null, "order-1");
+				}
+				return spent.count.get() > spentBefore;
+			});
+		await().atMost(Duration.ofSeconds(10)).until(() -> messages("spent") == 0);
+		assertThat(listeners.runs("spent", key)).isEqualTo(1);
+		assertThat(messages("dead")).isZero();
+		await("the retention to end").atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> {
+				if (messages("spent") == 0) {
+					send("spent", key, null, "order-1");
+				}
+				return listeners.runs("spent", key) == 2;
+			});
 		assertThat(messages("dead")).isZero();
 	}
 
@@ -204,11 +241,25 @@ class IdempotentRabbitListenerTests {
 		return admin.getQueueInfo(PREFIX + queue).getMessageCount();
 	}
 
+	/** Counts the spent-key decisions, so that a test knows when a copy met the spent key. */
+	static class SpentDecisions implements IdempotencyListener {
+
+		final AtomicInteger count = new AtomicInteger();
+
+		@Override
+		public void onDecision(IdempotencyDecision decision) {
+			if (decision.outcome() == IdempotencyOutcome.SPENT) {
+				this.count.incrementAndGet();
+			}
+		}
+
+	}
+
 	/** The queues of one run, named {@code PREFIX + name}. */
 	public static class Queues {
 
 		static final List<String> ALL = List.of("orders", "by-id", "quotes", "replies", "shared", "crowd", "payments",
-				"flaky", "dead");
+				"flaky", "dead", "spent");
 
 		public String name(String queue) {
 			return PREFIX + queue;
@@ -229,6 +280,11 @@ class IdempotentRabbitListenerTests {
 		@Bean
 		Queues queues() {
 			return new Queues();
+		}
+
+		@Bean
+		SpentDecisions spentDecisions() {
+			return new SpentDecisions();
 		}
 
 		@Bean
@@ -267,6 +323,12 @@ class IdempotentRabbitListenerTests {
 		@IdempotentListener
 		public void order(String order, @Header("Idempotency-Key") String key) {
 			this.runs.ran("orders", key, order);
+		}
+
+		@RabbitListener(queues = "#{@queues.name('spent')}")
+		@IdempotentListener(ttl = "300ms", spentKeyRetention = "3s")
+		public void spent(String order, @Header("Idempotency-Key") String key) {
+			this.runs.ran("spent", key, order);
 		}
 
 		@RabbitListener(queues = "#{@queues.name('by-id')}")

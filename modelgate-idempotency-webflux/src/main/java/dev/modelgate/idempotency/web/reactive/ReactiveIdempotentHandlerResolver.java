@@ -306,8 +306,7 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 	}
 
 	private IdempotentEndpoint endpoint(Idempotent annotation, HandlerMethod handler) {
-		return AnnotatedEndpoints.of(annotation, handler, this.defaults.ttl(), this.defaults.leaseTtl(),
-				this.defaults.waitTimeout(), this.defaults.inProgress());
+		return AnnotatedEndpoints.of(annotation, handler, this.defaults);
 	}
 
 	/**

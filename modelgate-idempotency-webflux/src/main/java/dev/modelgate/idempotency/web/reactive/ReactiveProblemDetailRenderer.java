@@ -50,6 +50,7 @@ public class ReactiveProblemDetailRenderer implements ReactiveIdempotencyProblem
 		detail.setTitle(problem.title());
 		detail.setInstance(URI.create(exchange.getRequest().getPath().value()));
 		detail.setProperty("code", problem.code());
+		problem.extensions().forEach(detail::setProperty);
 		return this.json.write(Mono.just(toMembers(detail)), MAP, MediaType.APPLICATION_PROBLEM_JSON,
 				exchange.getResponse(), Map.of());
 	}

@@ -253,8 +253,7 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 	}
 
 	private IdempotentEndpoint endpoint(Idempotent annotation, HandlerMethod handler) {
-		return AnnotatedEndpoints.of(annotation, handler, this.defaults.ttl(), this.defaults.leaseTtl(),
-				this.defaults.waitTimeout(), this.defaults.inProgress());
+		return AnnotatedEndpoints.of(annotation, handler, this.defaults);
 	}
 
 	private record Candidate(RequestMappingInfo info, HandlerMethod handler, IdempotentEndpoint endpoint,

@@ -160,7 +160,7 @@ public final class IdempotentRoute implements Consumer<Map<String, Object>> {
 		Duration waitTimeout = (inProgress == Idempotent.InProgress.WAIT) ? defaults.waitTimeout() : Duration.ZERO;
 		return new IdempotentEndpoint("", this.scope, this.required, (this.ttl != null) ? this.ttl : defaults.ttl(),
 				(this.leaseTtl != null) ? this.leaseTtl : defaults.leaseTtl(), waitTimeout, this.ignoreFields,
-				this.onStoreFailure, this.attachToStream);
+				this.onStoreFailure, this.attachToStream, defaults.spentKeyRetention(), "Location");
 	}
 
 	boolean isRequired() {

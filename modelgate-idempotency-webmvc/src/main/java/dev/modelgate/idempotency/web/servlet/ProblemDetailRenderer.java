@@ -43,6 +43,7 @@ public class ProblemDetailRenderer implements IdempotencyProblemRenderer {
 		detail.setTitle(problem.title());
 		detail.setInstance(URI.create(request.getRequestURI()));
 		detail.setProperty("code", problem.code());
+		problem.extensions().forEach(detail::setProperty);
 		ServletServerHttpResponse output = new ServletServerHttpResponse(response);
 		this.json.write(toMembers(detail), MediaType.APPLICATION_PROBLEM_JSON, output);
 		output.flush();
