@@ -1,30 +1,20 @@
 package dev.modelgate.idempotency.jdbc;
 
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.sql.Types;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.SqlParameterValue;
-import org.springframework.jdbc.datasource.DelegatingDataSource;
-import org.springframework.transaction.TransactionException;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyRecord;
@@ -32,7 +22,6 @@ import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.SpentMarker;
 import dev.modelgate.idempotency.core.StoredOutcome;
-import dev.modelgate.idempotency.core.StreamEvent;
 import dev.modelgate.idempotency.core.StreamSlice;
 import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
 
@@ -41,7 +30,8 @@ import dev.modelgate.idempotency.core.internal.TimeBoundedIdempotencyStore;
  * row per scope hash, which is the primary key, so the database decides who runs an operation and
  * keeps deciding after a crash. The table is created from the database's script (see
  * {@link JdbcIdempotencySchema}); every statement is in the database's {@link JdbcStatements}
- * ({@link PostgresStatements}, {@link MariaDbStatements}), this class only runs them.
+ * ({@link PostgresStatements}, {@link MariaDbStatements}), run by {@link JdbcRecords}; this class
+ * chooses the thread a call runs on.
  *
  * <p>Every deadline is computed and compared by the database ({@code statement_timestamp()} on
  * PostgreSQL, {@code UTC_TIMESTAMP(6)} on MariaDB and MySQL: each the start of the statement), never
@@ -93,48 +83,21 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	/** How long an applied or released-after-applied record is kept unless told otherwise. */
 	public static final Duration DEFAULT_APPLIED_RETENTION = Duration.ofHours(24);
 
-	private static final String IN_PROGRESS = "in_progress";
-
-	private static final String APPLIED = "applied";
-
-	private static final String COMPLETED = "completed";
-
-	/**
-	 * A {@code begin} goes round again only when the row changed while its statement ran (inserted
-	 * after the statement's snapshot, or an expired row taken over by another caller first); meeting
-	 * that this many times in a row means something is wrong, and guessing an answer would be worse
-	 * than failing.
-	 */
-	private static final int MAX_BEGIN_ROUNDS = 10;
-
 	/** Writes up to this size fit the socket buffers of an idle connection, so sending them does not block. */
 	static final int DIRECT_WRITE_LIMIT = 8 * 1024;
 
-	/** Runs the statements; with a {@link CallLimit}, only the applied mark (in the business transaction) and the purge. */
-	private final JdbcTemplate jdbcTemplate;
-
-	/** Runs the statements of calls that are their own transaction. */
-	private final JdbcTemplate own;
+	/** Runs the statements on the calling thread. */
+	private final JdbcRecords records;
 
 	private final @Nullable CallLimit callLimit;
-
-	/** With a {@link CallLimit}: this store's large writes, from a thread of its own and bounded. */
-	private final @Nullable IdempotencyStore largeWrites;
-
-	private final @Nullable ExecutorService largeWriteThreads;
-
-	private final TableName table;
-
-	private final long appliedRetentionMillis;
 
 	/** The most statements one call runs: what its time limit allows for. */
 	private final int statementsPerCall;
 
-	/** The statements for calls that run as their own transaction. */
-	private final JdbcStatements sql;
+	/** With a {@link CallLimit}: the large writes, from a thread of the store's own and bounded. */
+	private final @Nullable IdempotencyStore largeWrites;
 
-	/** The statements for calls that join a transaction bound to the calling thread: never relaxed. */
-	private final JdbcStatements joined;
+	private final @Nullable ExecutorService largeWriteThreads;
 
 	/**
 	 * Creates a store that keeps applied records for {@link #DEFAULT_APPLIED_RETENTION}.
@@ -217,40 +180,21 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		if (appliedRetention.isNegative() || appliedRetention.isZero()) {
 			throw new IllegalArgumentException("appliedRetention must be positive, was " + appliedRetention);
 		}
-		this.jdbcTemplate = jdbcTemplate;
-		this.table = TableName.of(tableName);
-		this.appliedRetentionMillis = appliedRetention.toMillis();
-		this.statementsPerCall = database.statementsPerCall();
-		this.joined = database.statements(this.table.qualified(), false);
-		this.sql = (synchronousCommit || database != JdbcDatabase.POSTGRESQL) ? this.joined
-				: database.statements(this.table.qualified(), true);
+		TableName table = TableName.of(tableName);
 		this.callLimit = callLimit;
+		this.statementsPerCall = database.statementsPerCall();
+		JdbcTemplate own = (callLimit != null) ? new NetworkBoundedJdbcTemplate(jdbcTemplate, callLimit.networkTimeout())
+				: jdbcTemplate;
+		this.records = new JdbcRecords(database, jdbcTemplate, own, table, appliedRetention, synchronousCommit);
 		if (callLimit == null) {
-			this.own = jdbcTemplate;
 			this.largeWrites = null;
 			this.largeWriteThreads = null;
 		}
 		else {
-			this.own = new NetworkBoundedJdbcTemplate(jdbcTemplate, callLimit.networkTimeout());
 			this.largeWriteThreads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
 					new SynchronousQueue<>(), largeWriteThreadFactory());
-			this.largeWrites = new TimeBoundedIdempotencyStore(new JdbcIdempotencyStore(this),
-					this.largeWriteThreads, callLimit.total());
+			this.largeWrites = new TimeBoundedIdempotencyStore(this.records, this.largeWriteThreads, callLimit.total());
 		}
-	}
-
-	/** The same store without large-write threads: what {@link #largeWrites} runs on them. */
-	private JdbcIdempotencyStore(JdbcIdempotencyStore store) {
-		this.jdbcTemplate = store.jdbcTemplate;
-		this.own = store.own;
-		this.table = store.table;
-		this.appliedRetentionMillis = store.appliedRetentionMillis;
-		this.statementsPerCall = store.statementsPerCall;
-		this.joined = store.joined;
-		this.sql = store.sql;
-		this.callLimit = store.callLimit;
-		this.largeWrites = null;
-		this.largeWriteThreads = null;
 	}
 
 	/** {@return {@code jdbc}} */
@@ -280,36 +224,17 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	@Override
 	public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
-		long lease = leaseTtl.toMillis();
-		return access("begin", () -> {
-			JdbcStatements sql = statements();
-			for (int round = 0; round < MAX_BEGIN_ROUNDS; round++) {
-				BeginResult answer = sql.begin(this.own, scope, fingerprint, token, lease);
-				if (answer != null) {
-					return answer;
-				}
-			}
-			throw new IdempotencyStoreException(
-					"begin found the record for scope " + scope + " changing under it " + MAX_BEGIN_ROUNDS + " times");
-		});
+		return this.records.begin(scope, fingerprint, token, leaseTtl);
 	}
 
 	@Override
 	public boolean renew(String scope, String token, Duration leaseTtl) {
-		long lease = leaseTtl.toMillis();
-		return access("renew", () -> this.own.update(statements().renew, lease, lease, lease, scope, token) == 1);
+		return this.records.renew(scope, token, leaseTtl);
 	}
 
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl) {
-		if (this.largeWrites != null && outcome != null && outcome.payload().length > DIRECT_WRITE_LIMIT) {
-			return this.largeWrites.complete(scope, token, outcome, ttl);
-		}
-		// Typed, so that a null (result not kept) needs no round trip to learn the column types.
-		SqlParameterValue kind = new SqlParameterValue(Types.VARCHAR, (outcome != null) ? outcome.kind().code() : null);
-		SqlParameterValue payload = new SqlParameterValue(Types.BINARY, (outcome != null) ? outcome.payload() : null);
-		return access("complete", () -> this.own.update(statements().complete, kind, payload, ttl.toMillis(),
-				scope, token) == 1);
+		return writer(size(outcome)).complete(scope, token, outcome, ttl);
 	}
 
 	/**
@@ -320,14 +245,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean complete(String scope, String token, @Nullable StoredOutcome outcome, Duration ttl,
 			SpentMarker marker) {
-		if (this.largeWrites != null && outcome != null && outcome.payload().length > DIRECT_WRITE_LIMIT) {
-			return this.largeWrites.complete(scope, token, outcome, ttl, marker);
-		}
-		SqlParameterValue kind = new SqlParameterValue(Types.VARCHAR, (outcome != null) ? outcome.kind().code() : null);
-		SqlParameterValue payload = new SqlParameterValue(Types.BINARY, (outcome != null) ? outcome.payload() : null);
-		SqlParameterValue resource = new SqlParameterValue(Types.VARCHAR, marker.resource());
-		return access("complete", () -> this.own.update(statements().completeSpent, kind, payload,
-				ttl.plus(marker.retention()).toMillis(), ttl.toMillis(), marker.status(), resource, scope, token) == 1);
+		return writer(size(outcome)).complete(scope, token, outcome, ttl, marker);
 	}
 
 	/**
@@ -338,79 +256,37 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 */
 	@Override
 	public boolean release(String scope, String token) {
-		return access("release", () -> {
-			JdbcStatements sql = statements();
-			return sql.deleteHeld(this.own, scope, token)
-					|| this.own.update(sql.completeApplied, this.appliedRetentionMillis, scope, token) == 1;
-		});
+		return this.records.release(scope, token);
 	}
 
 	@Override
 	public Optional<IdempotencyRecord> find(String scope) {
-		return access("find", () -> this.own.query(this.sql.inspect(), (rs, rowNum) -> {
-			Instant now = this.sql.instant(rs, "db_now");
-			String kind = rs.getString("outcome_kind");
-			Long size = rs.getObject("outcome_size", Long.class);
-			return new IdempotencyRecord(scope, state(rs.getString("state")), this.sql.instant(rs, "created_at"),
-					this.sql.instant(rs, "expires_at"), now, (kind != null) ? StoredOutcome.Kind.ofCode(kind) : null,
-					(kind != null) ? size : null);
-		}, scope).stream().findFirst());
+		return this.records.find(scope);
 	}
 
 	@Override
 	public boolean delete(String scope) {
-		return access("delete", () -> this.sql.deleteAny(this.own, scope));
+		return this.records.delete(scope);
 	}
 
 	@Override
 	public boolean openStream(String scope, String token, byte[] head) {
-		if (this.largeWrites != null && head.length > DIRECT_WRITE_LIMIT) {
-			return this.largeWrites.openStream(scope, token, head);
-		}
-		return access("openStream", () -> this.own.update(statements().openStream(), head, scope, token) == 1);
+		return writer(head.length).openStream(scope, token, head);
 	}
 
 	@Override
 	public boolean appendEvents(String scope, String token, long fromSequence, List<byte[]> events) {
-		if (events.isEmpty()) {
-			throw new IllegalArgumentException("events must not be empty");
-		}
-		if (this.largeWrites != null && size(events) > DIRECT_WRITE_LIMIT) {
-			return this.largeWrites.appendEvents(scope, token, fromSequence, events);
-		}
-		Object[] args = new Object[events.size() * 2 + 3];
-		for (int i = 0; i < events.size(); i++) {
-			args[2 * i] = fromSequence + i;
-			args[2 * i + 1] = events.get(i);
-		}
-		args[args.length - 3] = scope;
-		args[args.length - 2] = token;
-		args[args.length - 1] = fromSequence - 1;
-		String statement = statements().appendEvents(events.size());
-		return access("appendEvents", () -> this.own.update(statement, args) == events.size());
+		return writer(size(events)).appendEvents(scope, token, fromSequence, events);
 	}
 
 	@Override
 	public boolean completeStream(String scope, String token, Duration ttl) {
-		return access("completeStream",
-				() -> this.own.update(statements().completeStream(), ttl.toMillis(), scope, token) == 1);
+		return this.records.completeStream(scope, token, ttl);
 	}
 
 	@Override
 	public Optional<StreamSlice> readStream(String scope, long afterSequence, int max) {
-		return access("readStream", () -> this.own.query(this.sql.readStream, (rs) -> {
-			if (!rs.next()) {
-				return Optional.<StreamSlice>empty();
-			}
-			StreamSlice.State state = streamState(rs.getString("state"), rs.getString("outcome_kind"));
-			byte[] head = rs.getBytes("data");
-			String attempt = rs.getString("token");
-			List<StreamEvent> events = new ArrayList<>();
-			while (state != StreamSlice.State.NOT_KEPT && rs.next()) {
-				events.add(new StreamEvent(rs.getLong("seq"), rs.getBytes("data")));
-			}
-			return Optional.of(new StreamSlice(head, events, state, attempt));
-		}, afterSequence, afterSequence + max, scope));
+		return this.records.readStream(scope, afterSequence, max);
 	}
 
 	/**
@@ -425,15 +301,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 * @throws IdempotencyStoreException when the database cannot be asked
 	 */
 	public void markApplied(String scope, String token) {
-		// A repeated mark can change nothing, and a MariaDB or MySQL driver set to count changed rows
-		// (useAffectedRows=true) then answers 0: whether the mark holds is read again, in the same transaction.
-		boolean marked = access("markApplied",
-				() -> this.jdbcTemplate.update(this.joined.markApplied, this.appliedRetentionMillis, scope, token) == 1
-						|| Long.valueOf(1).equals(
-								this.jdbcTemplate.queryForObject(this.joined.appliedBy, Long.class, scope, token)));
-		if (!marked) {
-			throw new LeaseLostException(scope);
-		}
+		this.records.markApplied(scope, token);
 	}
 
 	/**
@@ -445,61 +313,25 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 * @throws IdempotencyStoreException when the database cannot be asked
 	 */
 	public int purgeExpired(int batchSize) {
-		if (batchSize < 1) {
-			throw new IllegalArgumentException("batchSize must be positive, was " + batchSize);
-		}
-		return access("purge", () -> {
-			JdbcStatements statements = statementsOn(this.jdbcTemplate);
-			int dropped;
-			do {
-				dropped = statements.dropSpentAnswers(this.jdbcTemplate, batchSize);
-			}
-			while (dropped == batchSize);
-			int total = 0;
-			int deleted;
-			do {
-				// Never on a request thread, and a batch may take longer than a call's network timeout.
-				deleted = statementsOn(this.jdbcTemplate).purge(this.jdbcTemplate, batchSize);
-				total += deleted;
-			}
-			while (deleted == batchSize);
-			return total;
-		});
+		return this.records.purgeExpired(batchSize);
 	}
 
 	/** {@return the database the records live in, to recognise business transactions on the same one} */
 	public DataSource getDataSource() {
-		return this.jdbcTemplate.getDataSource();
+		return this.records.dataSource();
 	}
 
 	/**
-	 * The statements a call runs: those that relax their commit only when the call is its own
-	 * transaction, never when it joins one bound to the calling thread (as JdbcTemplate would).
+	 * The store a write of {@code size} bytes goes to: with a {@link CallLimit}, one larger than a
+	 * socket send buffer surely holds is sent from a thread of the store's own and waited for at most
+	 * the limit, since a network timeout bounds reads, not writes.
 	 */
-	private JdbcStatements statements() {
-		return statementsOn(this.own);
+	private IdempotencyStore writer(long size) {
+		return (this.largeWrites != null && size > DIRECT_WRITE_LIMIT) ? this.largeWrites : this.records;
 	}
 
-	private JdbcStatements statementsOn(JdbcTemplate template) {
-		return (this.sql == this.joined || TransactionSynchronizationManager.getResource(template.getDataSource()) != null)
-				? this.joined : this.sql;
-	}
-
-	private static IdempotencyRecord.State state(String state) {
-		return switch (state) {
-			case IN_PROGRESS -> IdempotencyRecord.State.IN_PROGRESS;
-			case APPLIED -> IdempotencyRecord.State.APPLIED;
-			case COMPLETED -> IdempotencyRecord.State.COMPLETED;
-			default -> throw new IdempotencyStoreException("Unknown idempotency record state '" + state + "'");
-		};
-	}
-
-	private static StreamSlice.State streamState(String state, @Nullable String kind) {
-		if (!COMPLETED.equals(state)) {
-			return StreamSlice.State.STREAMING;
-		}
-		return StoredOutcome.Kind.STREAM.code().equals(kind) ? StreamSlice.State.COMPLETED
-				: StreamSlice.State.NOT_KEPT;
+	private static long size(@Nullable StoredOutcome outcome) {
+		return (outcome != null) ? outcome.payload().length : 0;
 	}
 
 	private static long size(List<byte[]> events) {
@@ -510,23 +342,13 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		return size;
 	}
 
-	private static java.util.concurrent.ThreadFactory largeWriteThreadFactory() {
+	private static ThreadFactory largeWriteThreadFactory() {
 		AtomicInteger count = new AtomicInteger();
 		return (runnable) -> {
 			Thread thread = new Thread(runnable, "modelgate-idempotency-jdbc-" + count.incrementAndGet());
 			thread.setDaemon(true);
 			return thread;
 		};
-	}
-
-	private <T> T access(String operation, Supplier<T> call) {
-		try {
-			return call.get();
-		}
-		catch (DataAccessException | TransactionException ex) {
-			// TransactionException: the MariaDB purge runs its two statements in a transaction of its own.
-			throw new IdempotencyStoreException(operation + " failed on table " + this.table, ex);
-		}
 	}
 
 	/**
@@ -552,32 +374,6 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		/** {@return the longest one statement can take, its connection checkout included} */
 		public Duration total() {
 			return this.connectionWait.plus(this.networkTimeout);
-		}
-
-	}
-
-	/**
-	 * The statements of calls that are their own transaction: on a connection of their own (the
-	 * DataSource behind a wrapper, which no transaction is bound to), each with the network timeout.
-	 */
-	private static final class NetworkBoundedJdbcTemplate extends JdbcTemplate {
-
-		private final int networkTimeoutMillis;
-
-		NetworkBoundedJdbcTemplate(JdbcTemplate template, Duration networkTimeout) {
-			super(new DelegatingDataSource(template.getDataSource()));
-			setFetchSize(template.getFetchSize());
-			setMaxRows(template.getMaxRows());
-			setQueryTimeout(template.getQueryTimeout());
-			setExceptionTranslator(template.getExceptionTranslator());
-			this.networkTimeoutMillis = Math.toIntExact(Math.max(1, networkTimeout.toMillis()));
-		}
-
-		@Override
-		protected void applyStatementSettings(Statement statement) throws SQLException {
-			super.applyStatementSettings(statement);
-			// The statement's connection is the pool's (a pool hands out its proxy), so the pool resets it.
-			statement.getConnection().setNetworkTimeout(Runnable::run, this.networkTimeoutMillis);
 		}
 
 	}
