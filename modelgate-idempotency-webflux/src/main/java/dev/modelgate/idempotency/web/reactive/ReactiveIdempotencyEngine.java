@@ -122,7 +122,7 @@ public class ReactiveIdempotencyEngine {
 		this.replayHeaders = replayHeaders;
 		this.settings = settings;
 		this.decision = new HttpDecision(settings);
-		this.timers = Schedulers.parallel();
+		this.timers = QuietTimers.of(Schedulers.parallel());
 		this.coordinator = new AsyncIdempotencyCoordinator(store, delayer(this.timers));
 		this.streams = new ReactiveStreams(store, replayHeaders, settings.replayedHeaderName(), StreamSettings.DEFAULTS,
 				this.timers);
