@@ -213,6 +213,12 @@ abstract class AbstractProcessKillTests {
 			retries.add(answer);
 		}
 		while (answer.status() == 409 && System.nanoTime() - killedAt < LEASE.multipliedBy(5).toNanos());
+		if (answer.status() < 0) {
+			// No answer from the survivor is no verdict on the store: say what the survivor was doing.
+			throw new AssertionError("the survivor did not answer: " + answer + "; it is "
+					+ (this.survivor.process().isAlive() ? "alive" : "dead") + ", its log ends:\n"
+					+ this.survivor.process().logTail(), answer.failure());
+		}
 		Answer confirmation = this.gateway.send(this.survivor, tag, body);
 		OptionalLong chargesAfter = charges(this.store);
 		OptionalLong charged = chargesBefore.isPresent()
