@@ -7,6 +7,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Local TCP ports. */
@@ -19,6 +21,13 @@ public final class Ports {
 
 	/** Redis Cluster's bus listens on the node's port plus this. */
 	private static final int CLUSTER_BUS_OFFSET = 10_000;
+
+	/**
+	 * Every port handed out in this JVM: gateways started together each bind theirs seconds later, so
+	 * "free now" alone could give two of them the same one, and the one that loses the bind dies after
+	 * the other has answered its readiness probe.
+	 */
+	private static final Set<Integer> handedOut = ConcurrentHashMap.newKeySet();
 
 	private Ports() {
 	}
@@ -46,7 +55,8 @@ public final class Ports {
 		int high = Math.max(LOWEST + 1000, ephemeralLow() - alsoAtOffset);
 		for (int attempt = 0; attempt < 1000; attempt++) {
 			int port = ThreadLocalRandom.current().nextInt(LOWEST, high);
-			if (isFree(port) && (alsoAtOffset == 0 || isFree(port + alsoAtOffset))) {
+			if (isFree(port) && (alsoAtOffset == 0 || isFree(port + alsoAtOffset)) && handedOut.add(port)
+					&& (alsoAtOffset == 0 || handedOut.add(port + alsoAtOffset))) {
 				return port;
 			}
 		}
