@@ -168,6 +168,8 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	private final Encryption encryption = new Encryption();
 
+	private final SpringAi springAi = new SpringAi();
+
 	/**
 	 * How long a RabbitMQ consumer waits before it requeues a message whose key another consumer is
 	 * still handling (Kafka's error handler back-off decides this there).
@@ -387,6 +389,10 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	public Encryption getEncryption() {
 		return this.encryption;
+	}
+
+	public SpringAi getSpringAi() {
+		return this.springAi;
 	}
 
 	@Override
@@ -1025,6 +1031,43 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 		public void setKeys(Map<String, String> keys) {
 			this.keys = keys;
+		}
+
+	}
+
+	/**
+	 * Agents on Spring AI 2: the tool calls a ChatClient makes during a keyed run (a keyed request,
+	 * an @IdempotentOperation or @IdempotentListener, or a run key in the tool context) run at most once
+	 * per call, through the application's ToolCallingManager bean.
+	 */
+	public static class SpringAi {
+
+		/**
+		 * Whether the application's ToolCallingManager bean is wrapped so that the tool calls of a keyed
+		 * run run at most once.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Whether every tool's calls are protected, not only those of @Tool methods that carry
+		 * @IdempotentTool.
+		 */
+		private boolean allTools = false;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public boolean isAllTools() {
+			return this.allTools;
+		}
+
+		public void setAllTools(boolean allTools) {
+			this.allTools = allTools;
 		}
 
 	}

@@ -212,6 +212,23 @@ class ModuleDependencyRulesTests {
 	}
 
 	/**
+	 * Agent support knows neither Spring Boot, a store, the web layer nor a broker: it works on the
+	 * template and Spring AI's tool calling only.
+	 */
+	@Test
+	void springAiKnowsNoSpringBootNoStoreNoWebLayer() {
+		assertThat(classes.containPackage("dev.modelgate.idempotency.ai")).isTrue();
+		noClasses().that()
+			.resideInAPackage("dev.modelgate.idempotency.ai..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework.boot..", "dev.modelgate.idempotency.redis..",
+					"dev.modelgate.idempotency.jdbc..", "dev.modelgate.idempotency.web..",
+					"dev.modelgate.idempotency.messaging..", "org.springframework.kafka..", "org.springframework.amqp..")
+			.check(classes);
+	}
+
+	/**
 	 * The outbox knows neither Spring Boot, a store, the web layer nor a broker: it works on whatever
 	 * event publication registry and transaction the application has, through the operation interceptor.
 	 */

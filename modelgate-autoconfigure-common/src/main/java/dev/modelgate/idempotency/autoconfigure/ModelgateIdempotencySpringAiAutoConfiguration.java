@@ -1,0 +1,61 @@
+package dev.modelgate.idempotency.autoconfigure;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+
+import dev.modelgate.idempotency.ai.IdempotentToolCallingManager;
+import dev.modelgate.idempotency.ai.IdempotentToolCallingManagerPostProcessor;
+import dev.modelgate.idempotency.ai.IdempotentToolPolicy;
+import dev.modelgate.idempotency.core.IdempotencyTemplate;
+
+/**
+ * Agents that never act twice: the application's {@code ToolCallingManager} bean (Spring AI's, which its
+ * auto-configured {@code ChatClient.Builder} uses) is wrapped in an {@link IdempotentToolCallingManager},
+ * so that the tool calls of a keyed run run at most once, on the store the rest uses. Tools are protected
+ * when their {@code @Tool} method carries {@code @IdempotentTool}, or all of them with
+ * {@code modelgate.idempotency.spring-ai.all-tools}; an {@link IdempotentToolPolicy} bean decides instead.
+ * Off with {@code modelgate.idempotency.spring-ai.enabled=false}.
+ *
+ * <p>Spring AI 2 only (the tool calling advisor is its mark): on Spring Boot 3.5, whose applications use
+ * Spring AI 1, this stays off.
+ */
+@AutoConfiguration(after = ModelgateIdempotencyOperationsAutoConfiguration.class,
+		afterName = "org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration")
+@ConditionalOnClass(value = IdempotentToolCallingManager.class,
+		name = { "org.springframework.ai.model.tool.ToolCallingManager",
+				"org.springframework.ai.chat.client.advisor.ToolCallingAdvisor" })
+@ConditionalOnBooleanProperty(name = "modelgate.idempotency.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "modelgate.idempotency.spring-ai.enabled", matchIfMissing = true)
+@ConditionalOnBean(IdempotencyTemplate.class)
+public class ModelgateIdempotencySpringAiAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	IdempotentToolPolicy idempotentToolPolicy(ModelgateIdempotencyProperties properties) {
+		return properties.getSpringAi().isAllTools() ? IdempotentToolPolicy.allTools()
+				: IdempotentToolPolicy.annotated();
+	}
+
+	/**
+	 * Static, as a post-processor must be; the template and the policy are asked for when the manager
+	 * bean is created. A call waits for the same call running elsewhere (a concurrent duplicate of the
+	 * run) up to {@code wait-timeout}.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static IdempotentToolCallingManagerPostProcessor idempotentToolCallingManagerPostProcessor(
+			ObjectProvider<IdempotencyTemplate> template, ObjectProvider<IdempotentToolPolicy> policy,
+			ObjectProvider<ModelgateIdempotencyProperties> properties) {
+		return new IdempotentToolCallingManagerPostProcessor((manager) -> new IdempotentToolCallingManager(manager,
+				template.getObject(), policy.getObject(), properties.getObject().getWaitTimeout()));
+	}
+
+}

@@ -1,0 +1,249 @@
+package dev.modelgate.idempotency.autoconfigure;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.chat.client.advisor.ToolCallingAdvisor;
+import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.model.chat.client.autoconfigure.ChatClientAutoConfiguration;
+import org.springframework.ai.model.tool.DefaultToolCallingManager;
+import org.springframework.ai.model.tool.ToolCallingManager;
+import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration;
+import org.springframework.ai.openai.OpenAiChatModel;
+import org.springframework.ai.openai.OpenAiChatOptions;
+import org.springframework.ai.tool.annotation.Tool;
+import org.springframework.ai.tool.method.MethodToolCallbackProvider;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.modelgate.idempotency.ai.IdempotentTool;
+import dev.modelgate.idempotency.ai.IdempotentToolCallingManager;
+import dev.modelgate.idempotency.ai.IdempotentToolPolicy;
+import dev.modelgate.idempotency.ai.ToolProtection;
+import dev.modelgate.idempotency.testsupport.RedisTestServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link ModelgateIdempotencySpringAiAutoConfiguration} with Spring AI's own auto-configuration of tool
+ * calling and {@code ChatClient}: when it wraps the tool calling manager, when it backs off, and an agent
+ * built from the auto-configured {@code ChatClient.Builder} on real Redis, with Spring AI's OpenAI chat
+ * model talking HTTP to an OpenAI-compatible server of the test's own.
+ */
+@Tag("boot")
+class ModelgateIdempotencySpringAiAutoConfigurationTests {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(ModelgateIdempotencyAutoConfiguration.class,
+				ModelgateIdempotencyOperationsAutoConfiguration.class,
+				ModelgateIdempotencySpringAiAutoConfiguration.class, ToolCallingAutoConfiguration.class,
+				ChatClientAutoConfiguration.class))
+		.withPropertyValues("modelgate.idempotency.store=memory");
+
+	private HttpServer model;
+
+	private final AtomicInteger modelRequests = new AtomicInteger();
+
+	@BeforeEach
+	void startModel() throws IOException {
+		this.model = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+		this.model.createContext("/v1/chat/completions", this::complete);
+		this.model.start();
+	}
+
+	@AfterEach
+	void stopModel() {
+		this.model.stop(0);
+	}
+
+	@Test
+	void wrapsSpringAisToolCallingManager() {
+		this.contextRunner.withBean(ChatModel.class, this::chatModel).run((context) -> {
+			assertThat(context).hasSingleBean(IdempotentToolPolicy.class);
+			ToolCallingManager manager = context.getBean(ToolCallingManager.class);
+			assertThat(manager).isInstanceOf(IdempotentToolCallingManager.class);
+			assertThat(((IdempotentToolCallingManager) manager).getDelegate())
+				.isInstanceOf(DefaultToolCallingManager.class);
+			assertThat(context.getBean(IdempotentToolPolicy.class).protectionOf(unannotatedTool())).isNull();
+		});
+	}
+
+	@Test
+	void protectsEveryToolWhenAsked() {
+		this.contextRunner.withBean(ChatModel.class, this::chatModel)
+			.withPropertyValues("modelgate.idempotency.spring-ai.all-tools=true")
+			.run((context) -> assertThat(context.getBean(IdempotentToolPolicy.class).protectionOf(unannotatedTool()))
+				.isEqualTo(ToolProtection.standard()));
+	}
+
+	@Test
+	void backsOffToTheApplicationsPolicy() {
+		IdempotentToolPolicy own = (tool) -> null;
+		this.contextRunner.withBean(ChatModel.class, this::chatModel)
+			.withBean(IdempotentToolPolicy.class, () -> own)
+			.run((context) -> assertThat(context.getBean(IdempotentToolPolicy.class)).isSameAs(own));
+	}
+
+	@Test
+	void leavesTheManagerAloneWhenDisabled() {
+		this.contextRunner.withBean(ChatModel.class, this::chatModel)
+			.withPropertyValues("modelgate.idempotency.spring-ai.enabled=false")
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(IdempotentToolPolicy.class);
+				assertThat(context.getBean(ToolCallingManager.class)).isInstanceOf(DefaultToolCallingManager.class);
+			});
+		this.contextRunner.withBean(ChatModel.class, this::chatModel)
+			.withPropertyValues("modelgate.idempotency.enabled=false")
+			.run((context) -> assertThat(context.getBean(ToolCallingManager.class))
+				.isInstanceOf(DefaultToolCallingManager.class));
+	}
+
+	@Test
+	void staysOffWithoutSpringAi2() {
+		// Spring AI 1 (the Spring Boot 3.5 line's) has no ToolCallingAdvisor.
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(ModelgateIdempotencyAutoConfiguration.class,
+					ModelgateIdempotencyOperationsAutoConfiguration.class,
+					ModelgateIdempotencySpringAiAutoConfiguration.class, ToolCallingAutoConfiguration.class))
+			.withPropertyValues("modelgate.idempotency.store=memory")
+			.withClassLoader(new FilteredClassLoader(ToolCallingAdvisor.class))
+			.withBean(ChatModel.class, this::chatModel)
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(IdempotentToolPolicy.class);
+				assertThat(context.getBean(ToolCallingManager.class)).isInstanceOf(DefaultToolCallingManager.class);
+			});
+	}
+
+	@Test
+	void anAgentBuiltFromTheAutoConfiguredChatClientSendsItsMailOncePerRunOnRedis() {
+		String prefix = "modelgate:test:spring-ai-boot:" + UUID.randomUUID() + ":";
+		this.contextRunner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+			.withBean(ChatModel.class, this::chatModel)
+			.withBean(Mailer.class)
+			.withPropertyValues("modelgate.idempotency.store=redis", "spring.data.redis.host=" + RedisTestServer.host(),
+					"spring.data.redis.port=" + RedisTestServer.port(), "modelgate.idempotency.redis.key-prefix=" + prefix)
+			.run((context) -> {
+				Mailer mailer = context.getBean(Mailer.class);
+				ChatClient chat = context.getBean(ChatClient.Builder.class).defaultTools(mailer).build();
+				String run = "run-" + UUID.randomUUID();
+
+				String first = agent(chat, run);
+				String second = agent(chat, run);
+				String other = agent(chat, run + "-other");
+
+				assertThat(first).contains("mail-1-to-ann@example.com");
+				assertThat(second).isEqualTo(first);
+				assertThat(other).contains("mail-2-to-ann@example.com");
+				assertThat(mailer.sent).hasValue(2);
+				assertThat(this.modelRequests).hasValue(6);
+			});
+	}
+
+	private static String agent(ChatClient chat, String run) {
+		return chat.prompt()
+			.user("Mail Ann")
+			.toolContext(Map.of(IdempotentToolCallingManager.RUN_KEY, run))
+			.call()
+			.content();
+	}
+
+	private ChatModel chatModel() {
+		return OpenAiChatModel.builder()
+			.options(OpenAiChatOptions.builder()
+				.baseUrl("http://127.0.0.1:" + this.model.getAddress().getPort() + "/v1")
+				.apiKey("test-key")
+				.model("mock-agent")
+				.maxRetries(0)
+				.build())
+			.build();
+	}
+
+	private static org.springframework.ai.tool.ToolCallback unannotatedTool() {
+		return MethodToolCallbackProvider.builder().toolObjects(new Lookup()).build().getToolCallbacks()[0];
+	}
+
+	/** Asks for send_email until it has a tool result, then answers with it. */
+	private void complete(HttpExchange exchange) throws IOException {
+		try (exchange) {
+			this.modelRequests.incrementAndGet();
+			JsonNode request = JSON.readTree(exchange.getRequestBody().readAllBytes());
+			String toolResult = null;
+			for (JsonNode message : request.path("messages")) {
+				if ("tool".equals(message.path("role").asString())) {
+					toolResult = message.path("content").isArray() ? message.path("content").get(0).path("text").asString()
+							: message.path("content").asString();
+				}
+			}
+			ObjectNode completion = JSON.createObjectNode()
+				.put("id", "chatcmpl-" + UUID.randomUUID())
+				.put("object", "chat.completion")
+				.put("created", 1_700_000_000L)
+				.put("model", "mock-agent");
+			ObjectNode choice = completion.putArray("choices").addObject().put("index", 0);
+			ObjectNode message = choice.putObject("message").put("role", "assistant");
+			if (toolResult == null) {
+				message.putNull("content");
+				message.putArray("tool_calls")
+					.addObject()
+					.put("id", "call_" + UUID.randomUUID().toString().replace("-", ""))
+					.put("type", "function")
+					.putObject("function")
+					.put("name", "send_email")
+					.put("arguments", "{\"to\":\"ann@example.com\"}");
+				choice.put("finish_reason", "tool_calls");
+			}
+			else {
+				message.put("content", toolResult);
+				choice.put("finish_reason", "stop");
+			}
+			byte[] body = JSON.writeValueAsBytes(completion);
+			exchange.getResponseHeaders().set("Content-Type", "application/json");
+			exchange.sendResponseHeaders(200, body.length);
+			try (OutputStream out = exchange.getResponseBody()) {
+				out.write(body);
+			}
+		}
+	}
+
+	static class Mailer {
+
+		final AtomicInteger sent = new AtomicInteger();
+
+		@Tool(name = "send_email", description = "Send an e-mail")
+		@IdempotentTool
+		public String sendEmail(String to) {
+			return "mail-" + this.sent.incrementAndGet() + "-to-" + to;
+		}
+
+	}
+
+	static class Lookup {
+
+		@Tool(name = "lookup_order", description = "Look an order up")
+		public String lookupOrder(String id) {
+			return "order-" + id;
+		}
+
+	}
+
+}
