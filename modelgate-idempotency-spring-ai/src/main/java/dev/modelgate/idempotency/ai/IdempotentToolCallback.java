@@ -11,10 +11,12 @@ import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.definition.ToolDefinition;
+import org.springframework.ai.tool.execution.ToolExecutionException;
 import org.springframework.ai.tool.metadata.ToolMetadata;
 
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
 import dev.modelgate.idempotency.core.IdempotentCall;
+import dev.modelgate.idempotency.core.RecordedFailureException;
 
 /**
  * A tool of one round of a keyed run: each call runs through {@link IdempotencyTemplate} under the key of
@@ -77,8 +79,15 @@ final class IdempotentToolCallback implements ToolCallback {
 			call = call.withFailurePolicy(this.protection.failurePolicy());
 		}
 		ToolContext keyed = withToolCallKey(toolContext, key);
-		RecordedToolCall recorded = this.template.execute(call,
-				() -> new RecordedToolCall(argumentsHash, this.delegate.call(toolInput, keyed)));
+		RecordedToolCall recorded;
+		try {
+			recorded = this.template.execute(call,
+					() -> new RecordedToolCall(argumentsHash, this.delegate.call(toolInput, keyed)));
+		}
+		catch (RecordedFailureException ex) {
+			// The first run's failure reached the model as the tool's error; a re-run's does too.
+			throw new ToolExecutionException(getToolDefinition(), ex);
+		}
 		if (recorded.argumentsHash().equals(argumentsHash)) {
 			return recorded.result();
 		}
