@@ -1,22 +1,12 @@
 package dev.modelgate.idempotency.autoconfigure;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.client.advisor.ToolCallingAdvisor;
@@ -25,8 +15,6 @@ import org.springframework.ai.model.chat.client.autoconfigure.ChatClientAutoConf
 import org.springframework.ai.model.tool.DefaultToolCallingManager;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration;
-import org.springframework.ai.openai.OpenAiChatModel;
-import org.springframework.ai.openai.OpenAiChatOptions;
 import org.springframework.ai.tool.annotation.Tool;
 import org.springframework.ai.tool.method.MethodToolCallbackProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -51,8 +39,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag("boot")
 class ModelgateIdempotencySpringAiAutoConfigurationTests {
 
-	private static final JsonMapper JSON = JsonMapper.builder().build();
-
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ModelgateIdempotencyAutoConfiguration.class,
 				ModelgateIdempotencyOperationsAutoConfiguration.class,
@@ -60,20 +46,11 @@ class ModelgateIdempotencySpringAiAutoConfigurationTests {
 				ChatClientAutoConfiguration.class))
 		.withPropertyValues("modelgate.idempotency.store=memory");
 
-	private HttpServer model;
-
-	private final AtomicInteger modelRequests = new AtomicInteger();
-
-	@BeforeEach
-	void startModel() throws IOException {
-		this.model = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-		this.model.createContext("/v1/chat/completions", this::complete);
-		this.model.start();
-	}
+	private final MailingModelServer model = new MailingModelServer();
 
 	@AfterEach
 	void stopModel() {
-		this.model.stop(0);
+		this.model.close();
 	}
 
 	@Test
@@ -155,7 +132,7 @@ class ModelgateIdempotencySpringAiAutoConfigurationTests {
 				assertThat(second).isEqualTo(first);
 				assertThat(other).contains("mail-2-to-ann@example.com");
 				assertThat(mailer.sent).hasValue(2);
-				assertThat(this.modelRequests).hasValue(6);
+				assertThat(this.model.requests).hasValue(6);
 			});
 	}
 
@@ -168,61 +145,11 @@ class ModelgateIdempotencySpringAiAutoConfigurationTests {
 	}
 
 	private ChatModel chatModel() {
-		return OpenAiChatModel.builder()
-			.options(OpenAiChatOptions.builder()
-				.baseUrl("http://127.0.0.1:" + this.model.getAddress().getPort() + "/v1")
-				.apiKey("test-key")
-				.model("mock-agent")
-				.maxRetries(0)
-				.build())
-			.build();
+		return this.model.chatModel();
 	}
 
 	private static org.springframework.ai.tool.ToolCallback unannotatedTool() {
 		return MethodToolCallbackProvider.builder().toolObjects(new Lookup()).build().getToolCallbacks()[0];
-	}
-
-	/** Asks for send_email until it has a tool result, then answers with it. */
-	private void complete(HttpExchange exchange) throws IOException {
-		try (exchange) {
-			this.modelRequests.incrementAndGet();
-			JsonNode request = JSON.readTree(exchange.getRequestBody().readAllBytes());
-			String toolResult = null;
-			for (JsonNode message : request.path("messages")) {
-				if ("tool".equals(message.path("role").asString())) {
-					toolResult = message.path("content").isArray() ? message.path("content").get(0).path("text").asString()
-							: message.path("content").asString();
-				}
-			}
-			ObjectNode completion = JSON.createObjectNode()
-				.put("id", "chatcmpl-" + UUID.randomUUID())
-				.put("object", "chat.completion")
-				.put("created", 1_700_000_000L)
-				.put("model", "mock-agent");
-			ObjectNode choice = completion.putArray("choices").addObject().put("index", 0);
-			ObjectNode message = choice.putObject("message").put("role", "assistant");
-			if (toolResult == null) {
-				message.putNull("content");
-				message.putArray("tool_calls")
-					.addObject()
-					.put("id", "call_" + UUID.randomUUID().toString().replace("-", ""))
-					.put("type", "function")
-					.putObject("function")
-					.put("name", "send_email")
-					.put("arguments", "{\"to\":\"ann@example.com\"}");
-				choice.put("finish_reason", "tool_calls");
-			}
-			else {
-				message.put("content", toolResult);
-				choice.put("finish_reason", "stop");
-			}
-			byte[] body = JSON.writeValueAsBytes(completion);
-			exchange.getResponseHeaders().set("Content-Type", "application/json");
-			exchange.sendResponseHeaders(200, body.length);
-			try (OutputStream out = exchange.getResponseBody()) {
-				out.write(body);
-			}
-		}
 	}
 
 	static class Mailer {
