@@ -1054,6 +1054,13 @@ public class ModelgateIdempotencyProperties implements Validator {
 		 */
 		private boolean allTools = false;
 
+		/**
+		 * Whether the model rounds of a keyed run are recorded too, so that a re-run replays the rounds
+		 * already paid for and asks the model again only from the first one not recorded (an advisor of
+		 * every ChatClient built from the auto-configured ChatClient.Builder).
+		 */
+		private boolean recordModelRounds = false;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -1068,6 +1075,14 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 		public void setAllTools(boolean allTools) {
 			this.allTools = allTools;
+		}
+
+		public boolean isRecordModelRounds() {
+			return this.recordModelRounds;
+		}
+
+		public void setRecordModelRounds(boolean recordModelRounds) {
+			this.recordModelRounds = recordModelRounds;
 		}
 
 	}

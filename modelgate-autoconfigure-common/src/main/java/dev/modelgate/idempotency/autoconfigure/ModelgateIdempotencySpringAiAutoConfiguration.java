@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.autoconfigure;
 
+import org.springframework.ai.chat.client.ChatClientBuilderCustomizer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -8,8 +9,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 
+import dev.modelgate.idempotency.ai.IdempotentModelRoundsAdvisor;
 import dev.modelgate.idempotency.ai.IdempotentToolCallingManager;
 import dev.modelgate.idempotency.ai.IdempotentToolCallingManagerPostProcessor;
 import dev.modelgate.idempotency.ai.IdempotentToolPolicy;
@@ -21,7 +24,9 @@ import dev.modelgate.idempotency.core.IdempotencyTemplate;
  * so that the tool calls of a keyed run run at most once, on the store the rest uses. Tools are protected
  * when their {@code @Tool} method carries {@code @IdempotentTool}, or all of them with
  * {@code modelgate.idempotency.spring-ai.all-tools}; an {@link IdempotentToolPolicy} bean decides instead.
- * Off with {@code modelgate.idempotency.spring-ai.enabled=false}.
+ * Off with {@code modelgate.idempotency.spring-ai.enabled=false}. With
+ * {@code modelgate.idempotency.spring-ai.record-model-rounds}, the model rounds of a keyed run are recorded
+ * too ({@link IdempotentModelRoundsAdvisor}).
  *
  * <p>Spring AI 2 only (the tool calling advisor is its mark): on Spring Boot 3.5, whose applications use
  * Spring AI 1, this stays off.
@@ -56,6 +61,28 @@ public class ModelgateIdempotencySpringAiAutoConfiguration {
 			ObjectProvider<ModelgateIdempotencyProperties> properties) {
 		return new IdempotentToolCallingManagerPostProcessor((manager) -> new IdempotentToolCallingManager(manager,
 				template.getObject(), policy.getObject(), properties.getObject().getWaitTimeout()));
+	}
+
+	/**
+	 * Model rounds recorded too, when asked for: the advisor joins every {@code ChatClient} built from
+	 * Spring AI's auto-configured {@code ChatClient.Builder}.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.ai.chat.client.ChatClientBuilderCustomizer")
+	@ConditionalOnBooleanProperty(name = "modelgate.idempotency.spring-ai.record-model-rounds")
+	static class ModelRoundsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		IdempotentModelRoundsAdvisor idempotentModelRoundsAdvisor(IdempotencyTemplate template) {
+			return new IdempotentModelRoundsAdvisor(template);
+		}
+
+		@Bean
+		ChatClientBuilderCustomizer idempotentModelRoundsCustomizer(IdempotentModelRoundsAdvisor advisor) {
+			return (builder) -> builder.defaultAdvisors(advisor);
+		}
+
 	}
 
 }

@@ -544,6 +544,7 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		defaults.put("modelgate.idempotency.listener-requeue-delay", "1s");
 		defaults.put("modelgate.idempotency.spring-ai.enabled", true);
 		defaults.put("modelgate.idempotency.spring-ai.all-tools", false);
+		defaults.put("modelgate.idempotency.spring-ai.record-model-rounds", false);
 		// Unset by default: no identity header, no headers beyond the built-in allowlist, no encryption.
 		List<String> withoutDefault = List.of("modelgate.idempotency.client-identity-header",
 				"modelgate.idempotency.replay-headers", "modelgate.idempotency.routes",

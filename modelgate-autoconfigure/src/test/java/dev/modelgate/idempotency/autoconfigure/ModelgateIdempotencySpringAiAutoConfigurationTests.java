@@ -22,6 +22,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.modelgate.idempotency.ai.IdempotentModelRoundsAdvisor;
 import dev.modelgate.idempotency.ai.IdempotentTool;
 import dev.modelgate.idempotency.ai.IdempotentToolCallingManager;
 import dev.modelgate.idempotency.ai.IdempotentToolPolicy;
@@ -134,6 +135,28 @@ class ModelgateIdempotencySpringAiAutoConfigurationTests {
 				assertThat(mailer.sent).hasValue(2);
 				assertThat(this.model.requests).hasValue(6);
 			});
+	}
+
+	@Test
+	void recordsModelRoundsWhenAskedSoAReRunDoesNotAskTheModelAgain() {
+		this.contextRunner.withBean(ChatModel.class, this::chatModel)
+			.withBean(Mailer.class)
+			.withPropertyValues("modelgate.idempotency.spring-ai.record-model-rounds=true")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(IdempotentModelRoundsAdvisor.class);
+				Mailer mailer = context.getBean(Mailer.class);
+				ChatClient chat = context.getBean(ChatClient.Builder.class).defaultTools(mailer).build();
+				String run = "run-" + UUID.randomUUID();
+
+				String first = agent(chat, run);
+				String second = agent(chat, run);
+
+				assertThat(second).isEqualTo(first);
+				assertThat(this.model.requests).as("two rounds, asked once").hasValue(2);
+				assertThat(mailer.sent).hasValue(1);
+			});
+		this.contextRunner.withBean(ChatModel.class, this::chatModel)
+			.run((context) -> assertThat(context).doesNotHaveBean(IdempotentModelRoundsAdvisor.class));
 	}
 
 	private static String agent(ChatClient chat, String run) {

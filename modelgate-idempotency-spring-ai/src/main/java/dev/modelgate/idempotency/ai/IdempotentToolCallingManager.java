@@ -7,10 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.ai.chat.messages.AssistantMessage;
-import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.Prompt;
@@ -21,7 +18,6 @@ import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.definition.ToolDefinition;
 
 import dev.modelgate.idempotency.core.DerivedKeys;
-import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
 
 /**
@@ -131,7 +127,7 @@ public class IdempotentToolCallingManager implements ToolCallingManager {
 			return this.delegate.executeToolCalls(prompt, chatResponse);
 		}
 		Map<String, Object> toolContext = (options.getToolContext() != null) ? options.getToolContext() : Map.of();
-		String runKey = runKey(toolContext);
+		String runKey = Runs.runKey(toolContext);
 		Optional<AssistantMessage> answer = chatResponse.getResults()
 			.stream()
 			.map(Generation::getOutput)
@@ -140,9 +136,8 @@ public class IdempotentToolCallingManager implements ToolCallingManager {
 		if (runKey == null || answer.isEmpty()) {
 			return this.delegate.executeToolCalls(prompt, chatResponse);
 		}
-		Object callName = toolContext.get(CALL_NAME);
-		ToolRound round = new ToolRound(runKey, (callName != null) ? callName.toString() : "",
-				roundOf(prompt.getInstructions()), answer.get().getToolCalls());
+		ToolRound round = new ToolRound(runKey, Runs.callName(toolContext),
+				Runs.roundOf(prompt.getInstructions()), answer.get().getToolCalls());
 		List<ToolCallback> callbacks = new ArrayList<>();
 		boolean protectsAny = false;
 		for (ToolCallback callback : options.getToolCallbacks()) {
@@ -160,27 +155,6 @@ public class IdempotentToolCallingManager implements ToolCallingManager {
 		}
 		ToolCallingChatOptions protectedOptions = options.mutate().toolCallbacks(callbacks).build();
 		return this.delegate.executeToolCalls(new Prompt(prompt.getInstructions(), protectedOptions), chatResponse);
-	}
-
-	/** The run key the caller gave, or else the scope of the attempt the thread holds, or none. */
-	private static @Nullable String runKey(Map<String, Object> toolContext) {
-		Object given = toolContext.get(RUN_KEY);
-		if (given != null && !given.toString().isEmpty()) {
-			// Kept apart from attempt scopes, which are hex SHA-256 too but of other things.
-			return DerivedKeys.hex("run-key", given.toString());
-		}
-		return IdempotencyContext.current().map(IdempotencyContext.Held::scope).orElse(null);
-	}
-
-	/** The model answers with tool calls before this one: the round this answer's calls belong to. */
-	private static int roundOf(List<Message> history) {
-		int round = 0;
-		for (Message message : history) {
-			if (message instanceof AssistantMessage assistant && assistant.hasToolCalls()) {
-				round++;
-			}
-		}
-		return round;
 	}
 
 }

@@ -52,6 +52,9 @@ abstract class AbstractIdempotentToolCallingTests {
 
 	private ChatClient chat;
 
+	/** The same agent, its model rounds recorded too. */
+	private ChatClient recordedChat;
+
 	/** Unique to one test, so that runs on a shared server never meet the records of another test. */
 	private final String run = "run-" + UUID.randomUUID();
 
@@ -84,6 +87,7 @@ abstract class AbstractIdempotentToolCallingTests {
 					ToolCallingAdvisor.builder().toolCallingManager(manager))
 			.defaultTools(this.tools)
 			.build();
+		this.recordedChat = this.chat.mutate().defaultAdvisors(new IdempotentModelRoundsAdvisor(this.template)).build();
 	}
 
 	@AfterEach
@@ -92,7 +96,11 @@ abstract class AbstractIdempotentToolCallingTests {
 	}
 
 	private String runAgent(String runKey) {
-		return this.chat.prompt()
+		return runAgent(this.chat, runKey);
+	}
+
+	private static String runAgent(ChatClient chat, String runKey) {
+		return chat.prompt()
 			.user("Mail the weekly report to Ann and Bob, check order 42, open a follow-up ticket")
 			.toolContext(Map.of(IdempotentToolCallingManager.RUN_KEY, runKey))
 			.call()
@@ -259,6 +267,33 @@ abstract class AbstractIdempotentToolCallingTests {
 		// Another operation key is another run.
 		operations.execute("agent.run", operationKey + "-other", ResultCodec.utf8(), () -> agent.get());
 		assertThat(this.tools.mailsTo("ann@example.com")).isEqualTo(2);
+	}
+
+	@Test
+	void recordedModelRoundsAreReplayedSoAReRunDoesNotAskTheModelAgain() {
+		String first = runAgent(this.recordedChat, this.run);
+		String second = runAgent(this.recordedChat, this.run);
+
+		assertThat(second).isEqualTo(first);
+		assertThat(this.model.requests()).isEqualTo(3);
+		assertThat(this.tools.mailsTo("ann@example.com")).isEqualTo(1);
+		assertThat(this.tools.lookups).as("an unprotected tool still runs").hasValue(2);
+	}
+
+	@Test
+	void aReRunAfterAFailedModelRoundAsksTheModelOnlyFromThatRound() {
+		this.model.failNextAnswer = true;
+		assertThatThrownBy(() -> runAgent(this.recordedChat, this.run));
+		assertThat(this.model.requests()).isEqualTo(3);
+
+		String answer = runAgent(this.recordedChat, this.run);
+
+		assertThat(this.model.requests()).as("rounds 0 and 1 replayed, round 2 asked").isEqualTo(4);
+		assertThat(answer).contains("-to-ann@example.com", "ticket-");
+		assertThat(this.tools.mailsTo("ann@example.com")).isEqualTo(1);
+		assertThat(this.tools.tickets).hasValue(1);
+		assertThat(runAgent(this.recordedChat, this.run + "-other")).isNotEqualTo(answer);
+		assertThat(this.model.requests()).as("another run asks the model").isEqualTo(7);
 	}
 
 	private static List<Throwable> causes(Throwable failure) {

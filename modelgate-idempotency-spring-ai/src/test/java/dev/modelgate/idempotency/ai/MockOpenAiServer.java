@@ -50,6 +50,9 @@ final class MockOpenAiServer implements AutoCloseable {
 
 	volatile String ticketTitle = "Follow up";
 
+	/** Whether the next final answer fails with a 500 (a model round that was not paid for). */
+	volatile boolean failNextAnswer;
+
 	MockOpenAiServer() throws IOException {
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
 		this.server.createContext("/v1/chat/completions", this::complete);
@@ -123,6 +126,15 @@ final class MockOpenAiServer implements AutoCloseable {
 						JSON.createObjectNode().put("title", this.ticketTitle));
 				choice.put("finish_reason", "tool_calls");
 			}
+			else if (this.failNextAnswer) {
+				this.failNextAnswer = false;
+				byte[] body = "{\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\"}}"
+					.getBytes(StandardCharsets.UTF_8);
+				exchange.getResponseHeaders().set("Content-Type", "application/json");
+				exchange.sendResponseHeaders(500, body.length);
+				exchange.getResponseBody().write(body);
+				return;
+			}
 			else {
 				message.put("content", results.toString());
 				choice.put("finish_reason", "stop");
@@ -134,11 +146,6 @@ final class MockOpenAiServer implements AutoCloseable {
 			try (OutputStream out = exchange.getResponseBody()) {
 				out.write(body);
 			}
-		}
-		catch (RuntimeException ex) {
-			byte[] body = ("{\"error\":{\"message\":\"" + ex + "\"}}").getBytes(StandardCharsets.UTF_8);
-			exchange.sendResponseHeaders(500, body.length);
-			exchange.getResponseBody().write(body);
 		}
 	}
 
