@@ -16,6 +16,7 @@ import org.springframework.ai.tool.metadata.ToolMetadata;
 
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
 import dev.modelgate.idempotency.core.IdempotentCall;
+import dev.modelgate.idempotency.core.Reconciliation;
 import dev.modelgate.idempotency.core.RecordedFailureException;
 
 /**
@@ -77,6 +78,14 @@ final class IdempotentToolCallback implements ToolCallback {
 			.withWaitTimeout(this.waitTimeout);
 		if (this.protection.failurePolicy() != null) {
 			call = call.withFailurePolicy(this.protection.failurePolicy());
+		}
+		ToolReconciler reconciler = this.protection.reconciler();
+		if (reconciler != null) {
+			call = call.withReconciler(() -> {
+				Reconciliation<String> found = reconciler.reconcile(key, toolInput);
+				return found.isFound() ? Reconciliation.found(new RecordedToolCall(argumentsHash, found.value()))
+						: Reconciliation.notFound();
+			});
 		}
 		ToolContext keyed = withToolCallKey(toolContext, key);
 		RecordedToolCall recorded;

@@ -40,4 +40,19 @@ public interface IdempotentToolPolicy {
 		};
 	}
 
+	/**
+	 * This policy, with {@code reconciler} settling the unknown outcomes of the tool named
+	 * {@code toolName} (when this policy protects it).
+	 * @param toolName the tool's name, as the model calls it
+	 * @param reconciler looks the tool's effect up downstream
+	 * @return the policy
+	 */
+	default IdempotentToolPolicy reconciling(String toolName, ToolReconciler reconciler) {
+		return (tool) -> {
+			ToolProtection protection = protectionOf(tool);
+			return (protection != null && toolName.equals(tool.getToolDefinition().name()))
+					? protection.withReconciler(reconciler) : protection;
+		};
+	}
+
 }

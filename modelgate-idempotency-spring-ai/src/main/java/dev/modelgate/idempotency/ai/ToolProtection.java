@@ -13,8 +13,11 @@ import dev.modelgate.idempotency.core.FailurePolicy;
  * @param onArgumentMismatch what a re-run with other arguments gets
  * @param failurePolicy which failures are released, recorded or unknown; {@code null} for the
  * template's default
+ * @param reconciler settles a call whose outcome is unknown; {@code null}: a re-run that meets one gets
+ * {@code OutcomeUnknownException}
  */
-public record ToolProtection(ArgumentMismatch onArgumentMismatch, @Nullable FailurePolicy failurePolicy) {
+public record ToolProtection(ArgumentMismatch onArgumentMismatch, @Nullable FailurePolicy failurePolicy,
+		@Nullable ToolReconciler reconciler) {
 
 	public ToolProtection {
 		Objects.requireNonNull(onArgumentMismatch, "onArgumentMismatch must not be null");
@@ -22,7 +25,7 @@ public record ToolProtection(ArgumentMismatch onArgumentMismatch, @Nullable Fail
 
 	/** {@return the recorded result stands for other arguments, failures as the template's default says} */
 	public static ToolProtection standard() {
-		return new ToolProtection(ArgumentMismatch.REPLAY, null);
+		return new ToolProtection(ArgumentMismatch.REPLAY, null, null);
 	}
 
 	/**
@@ -34,7 +37,16 @@ public record ToolProtection(ArgumentMismatch onArgumentMismatch, @Nullable Fail
 		if (annotation.recordOn().length > 0 || annotation.unknownOn().length > 0) {
 			policy = FailurePolicy.standard().recordOn(annotation.recordOn()).unknownOn(annotation.unknownOn());
 		}
-		return new ToolProtection(annotation.onArgumentMismatch(), policy);
+		return new ToolProtection(annotation.onArgumentMismatch(), policy, null);
+	}
+
+	/**
+	 * {@return a copy of this protection with a reconciler}
+	 * @param reconciler settles a call whose outcome is unknown
+	 */
+	public ToolProtection withReconciler(ToolReconciler reconciler) {
+		return new ToolProtection(this.onArgumentMismatch, this.failurePolicy,
+				Objects.requireNonNull(reconciler, "reconciler must not be null"));
 	}
 
 }

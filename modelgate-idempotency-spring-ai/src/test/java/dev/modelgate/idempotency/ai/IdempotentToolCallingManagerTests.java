@@ -24,6 +24,7 @@ import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyTemplate;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.core.OutcomeUnknownException;
+import dev.modelgate.idempotency.core.Reconciliation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -84,6 +85,35 @@ class IdempotentToolCallingManagerTests {
 		assertThat(call(manager, "time_out")).contains("no answer after sending");
 		assertThatExceptionOfType(OutcomeUnknownException.class).isThrownBy(() -> call(manager, "time_out"));
 		assertThat(this.tools.timedOut).hasValue(1);
+	}
+
+	@Test
+	void anUnknownOutcomeFoundByTheReconcilerIsRecordedAndGoesToTheModel() {
+		List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+		ToolCallingManager manager = manager(IdempotentToolPolicy.annotated().reconciling("time_out", (key, arguments) -> {
+			asked.add(key);
+			return Reconciliation.found("sent, found by " + key);
+		}));
+
+		call(manager, "time_out");
+		String reconciled = call(manager, "time_out");
+		String replayed = call(manager, "time_out");
+
+		assertThat(asked).hasSize(1);
+		assertThat(reconciled).isEqualTo("sent, found by " + asked.get(0));
+		assertThat(replayed).isEqualTo(reconciled);
+		assertThat(this.tools.timedOut).hasValue(1);
+	}
+
+	@Test
+	void anUnknownOutcomeTheReconcilerDoesNotFindRunsTheToolAgain() {
+		ToolCallingManager manager = manager(
+				IdempotentToolPolicy.annotated().reconciling("time_out", (key, arguments) -> Reconciliation.notFound()));
+
+		call(manager, "time_out");
+		call(manager, "time_out");
+
+		assertThat(this.tools.timedOut).hasValue(2);
 	}
 
 	@Test
