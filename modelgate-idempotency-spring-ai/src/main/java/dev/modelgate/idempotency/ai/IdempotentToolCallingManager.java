@@ -35,8 +35,8 @@ import dev.modelgate.idempotency.core.IdempotencyTemplate;
  * <p><b>The run.</b> A chat call belongs to a keyed run when its tool context holds {@link #RUN_KEY}
  * (given by the caller, {@code .toolContext(Map.of(RUN_KEY, runKey))}), or else when the calling thread
  * holds an idempotency attempt: a keyed HTTP request, an {@code @IdempotentOperation} method, an
- * {@code @IdempotentListener} ({@link IdempotencyContext}); the run key is then the attempt's scope, the
- * same on every retry and private to its client. Without a run, the calls go to the delegate unchanged.
+ * {@code @IdempotentListener} ({@link dev.modelgate.idempotency.core.IdempotencyContext}); the run key is then
+ * the attempt's scope, the same on every retry and private to its client. Without a run, the calls go to the delegate unchanged.
  *
  * <p><b>The key of a call.</b> Each model answer that asks for tools is a round, numbered by the answers
  * with tool calls before it in the conversation (0 for the first). The n-th call of the answer gets

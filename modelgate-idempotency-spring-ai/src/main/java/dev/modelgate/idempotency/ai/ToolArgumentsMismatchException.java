@@ -8,6 +8,7 @@ public class ToolArgumentsMismatchException extends RuntimeException {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The tool that refused the call. */
 	private final String toolName;
 
 	/**

@@ -19,6 +19,12 @@ import dev.modelgate.idempotency.core.FailurePolicy;
 public record ToolProtection(ArgumentMismatch onArgumentMismatch, @Nullable FailurePolicy failurePolicy,
 		@Nullable ToolReconciler reconciler) {
 
+	/**
+	 * Checks that {@code onArgumentMismatch} is given.
+	 * @param onArgumentMismatch what a re-run with other arguments gets
+	 * @param failurePolicy which failures are released, recorded or unknown, or {@code null}
+	 * @param reconciler settles a call whose outcome is unknown, or {@code null}
+	 */
 	public ToolProtection {
 		Objects.requireNonNull(onArgumentMismatch, "onArgumentMismatch must not be null");
 	}
