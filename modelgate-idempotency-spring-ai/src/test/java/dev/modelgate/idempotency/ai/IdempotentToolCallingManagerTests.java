@@ -152,6 +152,27 @@ class IdempotentToolCallingManagerTests {
 	}
 
 	@Test
+	void chatCallsOfOneRunWithTheirOwnNamesDoNotShareKeys() {
+		ToolCallingManager manager = manager(IdempotentToolPolicy.annotated());
+		Map<String, Object> plan = Map.of(IdempotentToolCallingManager.RUN_KEY, this.run,
+				IdempotentToolCallingManager.CALL_NAME, "plan");
+		Map<String, Object> act = Map.of(IdempotentToolCallingManager.RUN_KEY, this.run,
+				IdempotentToolCallingManager.CALL_NAME, "act");
+
+		String planned = call(manager, "fail_once", plan);
+		String acted = call(manager, "fail_once", act);
+		String replanned = call(manager, "fail_once", plan);
+
+		assertThat(this.tools.attempts).as("the first attempt failed, then one run per named call").hasValue(3);
+		assertThat(acted).isNotEqualTo(replanned);
+		assertThat(acted).contains("sent on attempt 2");
+		assertThat(replanned).contains("sent on attempt 3").isEqualTo(call(manager, "fail_once", plan));
+		assertThat(call(manager, "fail_once", act)).isEqualTo(acted);
+		assertThat(this.tools.attempts).hasValue(3);
+		assertThat(planned).contains("mail server down");
+	}
+
+	@Test
 	void readsTheProtectionFromTheAnnotation() {
 		var callbacks = MethodToolCallbackProvider.builder().toolObjects(this.tools).build().getToolCallbacks();
 		IdempotentToolPolicy annotated = IdempotentToolPolicy.annotated();
