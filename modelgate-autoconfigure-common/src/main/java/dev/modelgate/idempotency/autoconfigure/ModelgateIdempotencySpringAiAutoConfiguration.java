@@ -28,14 +28,14 @@ import dev.modelgate.idempotency.core.IdempotencyTemplate;
  * {@code modelgate.idempotency.spring-ai.record-model-rounds}, the model rounds of a keyed run are recorded
  * too ({@link IdempotentModelRoundsAdvisor}).
  *
- * <p>Spring AI 2 only (the tool calling advisor is its mark): on Spring Boot 3.5, whose applications use
- * Spring AI 1, this stays off.
+ * <p>The same on both Spring Boot lines: Spring AI 2 on Spring Boot 4, where the manager serves the
+ * {@code ChatClient}'s tool calling advisor; Spring AI 1 on Spring Boot 3.5, where the chat model's own
+ * tool loop uses it. Model rounds are recorded on Spring AI 2 only (its advisor loop shows each round).
  */
 @AutoConfiguration(after = ModelgateIdempotencyOperationsAutoConfiguration.class,
 		afterName = "org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration")
 @ConditionalOnClass(value = IdempotentToolCallingManager.class,
-		name = { "org.springframework.ai.model.tool.ToolCallingManager",
-				"org.springframework.ai.chat.client.advisor.ToolCallingAdvisor" })
+		name = "org.springframework.ai.model.tool.ToolCallingManager")
 @ConditionalOnBooleanProperty(name = "modelgate.idempotency.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "modelgate.idempotency.spring-ai.enabled", matchIfMissing = true)
 @ConditionalOnBean(IdempotencyTemplate.class)

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.chat.client.ChatClient;
-import org.springframework.ai.chat.client.advisor.ToolCallingAdvisor;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.model.chat.client.autoconfigure.ChatClientAutoConfiguration;
 import org.springframework.ai.model.tool.DefaultToolCallingManager;
@@ -97,14 +96,8 @@ class ModelgateIdempotencySpringAiAutoConfigurationTests {
 	}
 
 	@Test
-	void staysOffWithoutSpringAi2() {
-		// Spring AI 1 (the Spring Boot 3.5 line's) has no ToolCallingAdvisor.
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(ModelgateIdempotencyAutoConfiguration.class,
-					ModelgateIdempotencyOperationsAutoConfiguration.class,
-					ModelgateIdempotencySpringAiAutoConfiguration.class, ToolCallingAutoConfiguration.class))
-			.withPropertyValues("modelgate.idempotency.store=memory")
-			.withClassLoader(new FilteredClassLoader(ToolCallingAdvisor.class))
+	void staysOffWithoutTheModule() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(IdempotentToolCallingManager.class))
 			.withBean(ChatModel.class, this::chatModel)
 			.run((context) -> {
 				assertThat(context).doesNotHaveBean(IdempotentToolPolicy.class);

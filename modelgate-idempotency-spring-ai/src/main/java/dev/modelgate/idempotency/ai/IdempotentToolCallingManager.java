@@ -153,7 +153,7 @@ public class IdempotentToolCallingManager implements ToolCallingManager {
 		if (!protectsAny) {
 			return this.delegate.executeToolCalls(prompt, chatResponse);
 		}
-		ToolCallingChatOptions protectedOptions = options.mutate().toolCallbacks(callbacks).build();
+		ToolCallingChatOptions protectedOptions = ToolOptions.withToolCallbacks(options, callbacks);
 		return this.delegate.executeToolCalls(new Prompt(prompt.getInstructions(), protectedOptions), chatResponse);
 	}
 
