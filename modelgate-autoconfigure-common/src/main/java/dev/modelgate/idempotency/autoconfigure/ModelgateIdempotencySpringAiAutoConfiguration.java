@@ -28,9 +28,9 @@ import dev.modelgate.idempotency.core.IdempotencyTemplate;
  * {@code modelgate.idempotency.spring-ai.record-model-rounds}, the model rounds of a keyed run are recorded
  * too ({@link IdempotentModelRoundsAdvisor}).
  *
- * <p>The same on both Spring Boot lines: Spring AI 2 on Spring Boot 4, where the manager serves the
- * {@code ChatClient}'s tool calling advisor; Spring AI 1 on Spring Boot 3.5, where the chat model's own
- * tool loop uses it. Model rounds are recorded on Spring AI 2 only (its advisor loop shows each round).
+ * <p>Tested on Spring AI 2 (Spring Boot 4), where the manager serves the {@code ChatClient}'s tool
+ * calling advisor. The manager also copies Spring AI 1's options, but the Spring Boot 3.5 line does not
+ * ship the module and no test runs it on Spring AI 1 yet. Model rounds are recorded on Spring AI 2 only.
  */
 @AutoConfiguration(after = ModelgateIdempotencyOperationsAutoConfiguration.class,
 		afterName = "org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration")
