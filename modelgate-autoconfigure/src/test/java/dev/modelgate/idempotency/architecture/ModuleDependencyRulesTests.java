@@ -213,7 +213,8 @@ class ModuleDependencyRulesTests {
 
 	/**
 	 * Agent support knows neither Spring Boot, a store, the web layer nor a broker: it works on the
-	 * template and Spring AI's tool calling only.
+	 * template and Spring AI's tool calling only. Nor Jackson: Spring AI 2 brings Jackson 3 and Spring AI 1
+	 * Jackson 2, and the one jar runs on both.
 	 */
 	@Test
 	void springAiKnowsNoSpringBootNoStoreNoWebLayer() {
@@ -224,7 +225,8 @@ class ModuleDependencyRulesTests {
 			.dependOnClassesThat()
 			.resideInAnyPackage("org.springframework.boot..", "dev.modelgate.idempotency.redis..",
 					"dev.modelgate.idempotency.jdbc..", "dev.modelgate.idempotency.web..",
-					"dev.modelgate.idempotency.messaging..", "org.springframework.kafka..", "org.springframework.amqp..")
+					"dev.modelgate.idempotency.messaging..", "org.springframework.kafka..", "org.springframework.amqp..",
+					"tools.jackson..", "com.fasterxml.jackson..")
 			.check(classes);
 	}
 
