@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
@@ -28,9 +29,11 @@ import dev.modelgate.idempotency.core.IdempotencyTemplate;
  * {@code modelgate.idempotency.spring-ai.record-model-rounds}, the model rounds of a keyed run are recorded
  * too ({@link IdempotentModelRoundsAdvisor}).
  *
- * <p>Tested on Spring AI 2 (Spring Boot 4), where the manager serves the {@code ChatClient}'s tool
- * calling advisor. The manager also copies Spring AI 1's options, but the Spring Boot 3.5 line does not
- * ship the module and no test runs it on Spring AI 1 yet. Model rounds are recorded on Spring AI 2 only.
+ * <p>The same on both Spring Boot lines. On Spring Boot 4 (Spring AI 2) the manager serves the
+ * {@code ChatClient}'s tool calling advisor; on Spring Boot 3.5 (Spring AI 1) the chat model's own tool
+ * loop uses the bean. The model rounds advisor joins the auto-configured {@code ChatClient.Builder} on
+ * both lines through the customizer each line has; on Spring AI 1 it records rounds only under Spring
+ * AI's {@code ToolCallAdvisor} (see {@link IdempotentModelRoundsAdvisor}).
  */
 @AutoConfiguration(after = ModelgateIdempotencyOperationsAutoConfiguration.class,
 		afterName = "org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration")
@@ -80,6 +83,32 @@ public class ModelgateIdempotencySpringAiAutoConfiguration {
 
 		@Bean
 		ChatClientBuilderCustomizer idempotentModelRoundsCustomizer(IdempotentModelRoundsAdvisor advisor) {
+			return (builder) -> builder.defaultAdvisors(advisor);
+		}
+
+	}
+
+	/**
+	 * The same on Spring AI 1 (Spring Boot 3.5), whose auto-configured {@code ChatClient.Builder} takes
+	 * {@code ChatClientCustomizer}s; Spring AI 2 still has that interface, deprecated, so it is used only
+	 * where the newer one is missing.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.ai.chat.client.ChatClientCustomizer")
+	@ConditionalOnMissingClass("org.springframework.ai.chat.client.ChatClientBuilderCustomizer")
+	@ConditionalOnBooleanProperty(name = "modelgate.idempotency.spring-ai.record-model-rounds")
+	static class SpringAi1ModelRoundsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		IdempotentModelRoundsAdvisor idempotentModelRoundsAdvisor(IdempotencyTemplate template) {
+			return new IdempotentModelRoundsAdvisor(template);
+		}
+
+		@Bean
+		@SuppressWarnings("removal")
+		org.springframework.ai.chat.client.ChatClientCustomizer idempotentModelRoundsCustomizer(
+				IdempotentModelRoundsAdvisor advisor) {
 			return (builder) -> builder.defaultAdvisors(advisor);
 		}
 
