@@ -11,16 +11,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.chat.client.ChatClient;
-import org.springframework.ai.chat.client.advisor.ToolCallingAdvisor;
 import org.springframework.ai.model.tool.ToolCallingManager;
-import org.springframework.ai.openai.OpenAiChatModel;
-import org.springframework.ai.openai.OpenAiChatOptions;
 
 import dev.modelgate.idempotency.core.DerivedKeys;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
@@ -38,7 +34,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * An agent on Spring AI's real ChatClient and OpenAI chat model, talking HTTP to an OpenAI-compatible
  * server that asks for tool calls, with {@link IdempotentToolCallingManager} around Spring AI's own
- * manager. Counted at the tools: how often each really ran. Run on each store.
+ * manager. Counted at the tools: how often each really ran. Run on each store, and on both Spring AI
+ * lines ({@link SpringAiLine} puts the agent together).
  */
 abstract class AbstractIdempotentToolCallingTests {
 
@@ -74,20 +71,11 @@ abstract class AbstractIdempotentToolCallingTests {
 				IdempotencyTemplate.Defaults.standard(), List.of(listener));
 		ToolCallingManager manager = new IdempotentToolCallingManager(ToolCallingManager.builder().build(),
 				this.template, IdempotentToolPolicy.annotated(), Duration.ofSeconds(20));
-		OpenAiChatModel chatModel = OpenAiChatModel.builder()
-			.options(OpenAiChatOptions.builder()
-				.baseUrl(this.model.baseUrl())
-				.apiKey("test-key")
-				.model("mock-agent")
-				.maxRetries(0)
-				.build())
-			.build();
-		this.chat = ChatClient
-			.builder(chatModel, ObservationRegistry.NOOP, null, null,
-					ToolCallingAdvisor.builder().toolCallingManager(manager))
+		this.chat = SpringAiLine.agent(this.model.baseUrl(), manager).defaultTools(this.tools).build();
+		this.recordedChat = SpringAiLine
+			.recordedAgent(this.model.baseUrl(), manager, new IdempotentModelRoundsAdvisor(this.template))
 			.defaultTools(this.tools)
 			.build();
-		this.recordedChat = this.chat.mutate().defaultAdvisors(new IdempotentModelRoundsAdvisor(this.template)).build();
 	}
 
 	@AfterEach

@@ -60,8 +60,9 @@ final class MockOpenAiServer implements AutoCloseable {
 		this.server.start();
 	}
 
+	/** Where the server listens, without the {@code /v1} of the API's paths. */
 	String baseUrl() {
-		return "http://127.0.0.1:" + this.server.getAddress().getPort() + "/v1";
+		return "http://127.0.0.1:" + this.server.getAddress().getPort();
 	}
 
 	/** How many chat completions were asked for. */
