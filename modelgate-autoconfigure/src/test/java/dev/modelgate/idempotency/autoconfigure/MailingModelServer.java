@@ -13,14 +13,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
-import org.springframework.ai.chat.model.ChatModel;
-import org.springframework.ai.openai.OpenAiChatModel;
-import org.springframework.ai.openai.OpenAiChatOptions;
-
 /**
  * An OpenAI-compatible {@code POST /v1/chat/completions} playing a model that asks for
  * {@code send_email} to Ann until it has the tool's result, then answers with that result; each answer
- * gives its tool call a fresh id. Spring AI's real OpenAI chat model talks HTTP to it.
+ * gives its tool call a fresh id. Spring AI's real OpenAI chat model talks HTTP to it. No Spring AI API
+ * here: the Spring Boot 3.5 line's tests (Spring AI 1) use it too.
  */
 final class MailingModelServer implements AutoCloseable {
 
@@ -41,16 +38,9 @@ final class MailingModelServer implements AutoCloseable {
 		this.server.start();
 	}
 
-	/** Spring AI's OpenAI chat model, pointed at this server. */
-	ChatModel chatModel() {
-		return OpenAiChatModel.builder()
-			.options(OpenAiChatOptions.builder()
-				.baseUrl("http://127.0.0.1:" + this.server.getAddress().getPort() + "/v1")
-				.apiKey("test-key")
-				.model("mock-agent")
-				.maxRetries(0)
-				.build())
-			.build();
+	/** Where the server listens, without the {@code /v1} of the API's paths. */
+	String baseUrl() {
+		return "http://127.0.0.1:" + this.server.getAddress().getPort();
 	}
 
 	private void complete(HttpExchange exchange) throws IOException {

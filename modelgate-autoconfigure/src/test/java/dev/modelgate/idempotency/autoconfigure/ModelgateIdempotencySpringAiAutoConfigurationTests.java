@@ -14,6 +14,8 @@ import org.springframework.ai.model.chat.client.autoconfigure.ChatClientAutoConf
 import org.springframework.ai.model.tool.DefaultToolCallingManager;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration;
+import org.springframework.ai.openai.OpenAiChatModel;
+import org.springframework.ai.openai.OpenAiChatOptions;
 import org.springframework.ai.tool.annotation.Tool;
 import org.springframework.ai.tool.method.MethodToolCallbackProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -161,7 +163,19 @@ class ModelgateIdempotencySpringAiAutoConfigurationTests {
 	}
 
 	private ChatModel chatModel() {
-		return this.model.chatModel();
+		return openAiChatModel(this.model);
+	}
+
+	/** Spring AI 2's OpenAI chat model, pointed at the test's server. */
+	static ChatModel openAiChatModel(MailingModelServer server) {
+		return OpenAiChatModel.builder()
+			.options(OpenAiChatOptions.builder()
+				.baseUrl(server.baseUrl() + "/v1")
+				.apiKey("test-key")
+				.model("mock-agent")
+				.maxRetries(0)
+				.build())
+			.build();
 	}
 
 	private static org.springframework.ai.tool.ToolCallback unannotatedTool() {

@@ -107,7 +107,7 @@ class SpringAiKeyedRequestHttpTests {
 
 		@Bean
 		ChatModel chatModel() {
-			return MODEL.chatModel();
+			return ModelgateIdempotencySpringAiAutoConfigurationTests.openAiChatModel(MODEL);
 		}
 
 	}
