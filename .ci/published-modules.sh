@@ -15,6 +15,7 @@ published=(
   modelgate-idempotency-spring
   modelgate-idempotency-messaging
   modelgate-idempotency-modulith
+  modelgate-idempotency-spring-ai
   modelgate-autoconfigure-common
   modelgate-autoconfigure
   modelgate-spring-boot-starter

@@ -29,8 +29,18 @@ class RedisOnlyClassPathTests {
 			.isThrownBy(() -> Class.forName(className, false, APPLICATION_CLASS_LOADER));
 	}
 
+	/** The starter brings the agent module, and nothing of Spring AI with it: an application without agents gets none. */
 	@ParameterizedTest
-	@ValueSource(strings = { "dev.modelgate.idempotency.Idempotent", "org.springframework.web.servlet.DispatcherServlet",
+	@ValueSource(strings = { "org.springframework.ai.model.tool.ToolCallingManager",
+			"org.springframework.ai.chat.client.ChatClient" })
+	void springAiClassesAreAbsent(String className) {
+		assertThatExceptionOfType(ClassNotFoundException.class)
+			.isThrownBy(() -> Class.forName(className, false, APPLICATION_CLASS_LOADER));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "dev.modelgate.idempotency.Idempotent", "dev.modelgate.idempotency.ai.IdempotentTool",
+			"org.springframework.web.servlet.DispatcherServlet",
 			"org.springframework.data.redis.core.StringRedisTemplate", "io.lettuce.core.RedisClient" })
 	void starterSpringMvcAndRedisClassesArePresent(String className) throws ClassNotFoundException {
 		assertThat(Class.forName(className, false, APPLICATION_CLASS_LOADER)).isNotNull();
