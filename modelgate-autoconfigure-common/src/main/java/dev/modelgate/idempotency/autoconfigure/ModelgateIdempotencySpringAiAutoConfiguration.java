@@ -13,6 +13,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 
+import dev.modelgate.idempotency.ai.IdempotentMcpTools;
+import dev.modelgate.idempotency.ai.IdempotentMcpToolsPostProcessor;
 import dev.modelgate.idempotency.ai.IdempotentModelRoundsAdvisor;
 import dev.modelgate.idempotency.ai.IdempotentToolCallingManager;
 import dev.modelgate.idempotency.ai.IdempotentToolCallingManagerPostProcessor;
@@ -34,6 +36,9 @@ import dev.modelgate.idempotency.core.IdempotencyTemplate;
  * loop uses the bean. The model rounds advisor joins the auto-configured {@code ChatClient.Builder} on
  * both lines through the customizer each line has; on Spring AI 1 it records rounds only under Spring
  * AI's {@code ToolCallAdvisor} (see {@link IdempotentModelRoundsAdvisor}).
+ *
+ * <p>The tools an MCP server built with Spring AI 2 serves honour a key the client sends in
+ * {@code _meta} ({@link IdempotentMcpTools}).
  */
 @AutoConfiguration(after = ModelgateIdempotencyOperationsAutoConfiguration.class,
 		afterName = "org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration")
@@ -110,6 +115,25 @@ public class ModelgateIdempotencySpringAiAutoConfiguration {
 		org.springframework.ai.chat.client.ChatClientCustomizer idempotentModelRoundsCustomizer(
 				IdempotentModelRoundsAdvisor advisor) {
 			return (builder) -> builder.defaultAdvisors(advisor);
+		}
+
+	}
+
+	/**
+	 * Tools served by Spring AI's MCP server: a {@code tools/call} with a key in its {@code _meta} runs at
+	 * most once. Only with the MCP SDK of Spring AI 2 (1.0 or later; Spring AI 1.1 brings 0.17).
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "io.modelcontextprotocol.server.McpServerFeatures",
+			"io.modelcontextprotocol.json.McpJsonDefaults" })
+	static class McpServerToolsConfiguration {
+
+		@Bean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static IdempotentMcpToolsPostProcessor idempotentMcpToolsPostProcessor(
+				ObjectProvider<IdempotencyTemplate> template, ObjectProvider<ModelgateIdempotencyProperties> properties) {
+			return new IdempotentMcpToolsPostProcessor((tool) -> IdempotentMcpTools.protect(tool, template.getObject(),
+					properties.getObject().getWaitTimeout()));
 		}
 
 	}

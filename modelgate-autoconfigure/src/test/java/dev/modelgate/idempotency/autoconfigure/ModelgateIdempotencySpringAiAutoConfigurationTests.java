@@ -1,15 +1,22 @@
 package dev.modelgate.idempotency.autoconfigure;
 
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.mcp.McpToolUtils;
 import org.springframework.ai.model.chat.client.autoconfigure.ChatClientAutoConfiguration;
 import org.springframework.ai.model.tool.DefaultToolCallingManager;
 import org.springframework.ai.model.tool.ToolCallingManager;
@@ -17,12 +24,14 @@ import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfigurat
 import org.springframework.ai.openai.OpenAiChatModel;
 import org.springframework.ai.openai.OpenAiChatOptions;
 import org.springframework.ai.tool.annotation.Tool;
+import org.springframework.ai.support.ToolCallbacks;
 import org.springframework.ai.tool.method.MethodToolCallbackProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.modelgate.idempotency.ai.IdempotentMcpTools;
 import dev.modelgate.idempotency.ai.IdempotentModelRoundsAdvisor;
 import dev.modelgate.idempotency.ai.IdempotentTool;
 import dev.modelgate.idempotency.ai.IdempotentToolCallingManager;
@@ -95,6 +104,46 @@ class ModelgateIdempotencySpringAiAutoConfigurationTests {
 			.withPropertyValues("modelgate.idempotency.enabled=false")
 			.run((context) -> assertThat(context.getBean(ToolCallingManager.class))
 				.isInstanceOf(DefaultToolCallingManager.class));
+	}
+
+	/**
+	 * The tools Spring AI's MCP server auto-configuration publishes (a {@code List<SyncToolSpecification>}
+	 * bean, converted by {@code McpToolUtils} as it does) honour a key sent in {@code _meta}.
+	 */
+	@Test
+	void toolsServedOverMcpHonourTheKeyTheClientSends() {
+		Mailer mailer = new Mailer();
+		this.contextRunner.withBean(ChatModel.class, this::chatModel)
+			.withBean("syncTools", List.class,
+					() -> McpToolUtils.toSyncToolSpecification(List.of(ToolCallbacks.from(mailer))))
+			.run((context) -> {
+				SyncToolSpecification tool = (SyncToolSpecification) context.getBean("syncTools", List.class).get(0);
+				CallToolRequest request = CallToolRequest.builder("send_email")
+					.arguments(Map.of("to", "ann@example.com"))
+					.meta(Map.of(IdempotentMcpTools.META_KEY, UUID.randomUUID().toString()))
+					.build();
+				McpSyncServerExchange exchange = new McpSyncServerExchange(null);
+				CallToolResult first = tool.callHandler().apply(exchange, request);
+				CallToolResult retry = tool.callHandler().apply(exchange, request);
+				assertThat(mailer.sent).hasValue(1);
+				assertThat(((McpSchema.TextContent) retry.content().get(0)).text())
+					.isEqualTo(((McpSchema.TextContent) first.content().get(0)).text());
+				assertThat(retry.meta()).containsEntry(IdempotentMcpTools.REPLAYED_META_KEY, true);
+			});
+		this.contextRunner.withBean(ChatModel.class, this::chatModel)
+			.withPropertyValues("modelgate.idempotency.spring-ai.enabled=false")
+			.withBean("syncTools", List.class,
+					() -> McpToolUtils.toSyncToolSpecification(List.of(ToolCallbacks.from(mailer))))
+			.run((context) -> {
+				SyncToolSpecification tool = (SyncToolSpecification) context.getBean("syncTools", List.class).get(0);
+				CallToolRequest request = CallToolRequest.builder("send_email")
+					.arguments(Map.of("to", "bob@example.com"))
+					.meta(Map.of(IdempotentMcpTools.META_KEY, UUID.randomUUID().toString()))
+					.build();
+				tool.callHandler().apply(new McpSyncServerExchange(null), request);
+				tool.callHandler().apply(new McpSyncServerExchange(null), request);
+				assertThat(mailer.sent).as("off: every call runs").hasValue(3);
+			});
 	}
 
 	@Test

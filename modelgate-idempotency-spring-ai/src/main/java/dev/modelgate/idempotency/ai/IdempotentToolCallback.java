@@ -114,6 +114,8 @@ final class IdempotentToolCallback implements ToolCallback {
 		if (toolContext != null) {
 			context.putAll(toolContext.getContext());
 		}
+		// The tool gets its call's derived key, never the run's own (an MCP client would send it on).
+		context.remove(IdempotentToolCallingManager.RUN_KEY);
 		context.put(IdempotentToolCallingManager.TOOL_CALL_KEY, key);
 		return new ToolContext(context);
 	}

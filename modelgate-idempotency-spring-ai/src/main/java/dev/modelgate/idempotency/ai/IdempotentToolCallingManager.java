@@ -72,8 +72,12 @@ public class IdempotentToolCallingManager implements ToolCallingManager {
 	 */
 	public static final String CALL_NAME = "modelgate.idempotency.call-name";
 
-	/** The tool context entry under which a protected tool finds its call's key. */
-	public static final String TOOL_CALL_KEY = "modelgate.idempotency.tool-call-key";
+	/**
+	 * The tool context entry under which a protected tool finds its call's key. Spring AI's MCP client
+	 * sends the tool context as the call's {@code _meta}, where an MCP server built with
+	 * {@link IdempotentMcpTools} finds the key under the same name.
+	 */
+	public static final String TOOL_CALL_KEY = "dev.modelgate/idempotency-key";
 
 	/** The method of the decisions reported for tool calls; their route is the operation's name. */
 	public static final String REPORTED_METHOD = "TOOL";
