@@ -55,6 +55,15 @@ public interface IdempotencyListener {
 	default void onStreamFirstEvent(String method, String route, Duration added) {
 	}
 
+	/**
+	 * Called once per request to the status resource, with what it answered: {@code in_progress},
+	 * {@code replayed}, {@code spent}, {@code result_unavailable}, {@code stream}, {@code unknown},
+	 * {@code invalid} (a bad token, key or identity) or {@code store_unavailable}.
+	 * @param outcome the answer, as a metric tag value
+	 */
+	default void onStatusLookup(String outcome) {
+	}
+
 	/** How a keyed request was answered. */
 	enum ResponseKind {
 

@@ -144,6 +144,35 @@ public record IdempotencyProblem(int status, String code, String title, String d
 	}
 
 	/**
+	 * {@return 404 {@code idempotency_key_unknown}}: the status resource knows no such request for this
+	 * client (the key was never used by it with that request, or its record is gone)
+	 */
+	public static IdempotencyProblem keyUnknown() {
+		return new IdempotencyProblem(404, "idempotency_key_unknown", "Idempotency key unknown",
+				"No request with this idempotency key is known for this client.", null);
+	}
+
+	/**
+	 * {@return 400 {@code idempotency_status_token_invalid}}
+	 * @param detail what is wrong with the status path's token, safe to show the client
+	 */
+	public static IdempotencyProblem statusTokenInvalid(String detail) {
+		return new IdempotencyProblem(400, "idempotency_status_token_invalid", "Invalid status token",
+				detail + " Use the Location of the 409 answered to the request.", null);
+	}
+
+	/**
+	 * {@return 409 {@code idempotency_status_stream}}: the status resource does not replay a completed
+	 * stream; the request itself, sent again with its key, does
+	 */
+	public static IdempotencyProblem statusStream() {
+		return new IdempotencyProblem(409, "idempotency_status_stream", "Stream completed",
+				"The request for this idempotency key completed with a Server-Sent Events stream. Send the "
+						+ "request again with the same key to have the stream replayed.",
+				null);
+	}
+
+	/**
 	 * {@return 503 {@code idempotency_store_unavailable}}
 	 * @param retryAfter when to look again
 	 */

@@ -115,6 +115,14 @@ public final class DecisionReporter {
 		tell((listener) -> listener.onStreamFirstEvent(method, route, added));
 	}
 
+	/**
+	 * Reports what the status resource answered.
+	 * @param outcome as in {@link IdempotencyListener#onStatusLookup}
+	 */
+	public void statusLookedUp(String outcome) {
+		tell((listener) -> listener.onStatusLookup(outcome));
+	}
+
 	private void tell(Consumer<IdempotencyListener> call) {
 		for (IdempotencyListener listener : this.listeners) {
 			try {

@@ -2,6 +2,8 @@ package dev.modelgate.idempotency.web.internal;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.modelgate.idempotency.web.HttpResponseRecord;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
 import dev.modelgate.idempotency.web.internal.HttpAction;
@@ -40,8 +42,23 @@ public sealed interface HttpAction {
 	/**
 	 * Refuse with a problem.
 	 * @param problem the answer
+	 * @param location the {@code Location} header to answer with it (a duplicate's status resource),
+	 * or {@code null}
 	 */
-	record Reject(IdempotencyProblem problem) implements HttpAction {
+	record Reject(IdempotencyProblem problem, @Nullable String location) implements HttpAction {
+
+		/** @param problem the answer, without a {@code Location} */
+		public Reject(IdempotencyProblem problem) {
+			this(problem, null);
+		}
+
+	}
+
+	/**
+	 * Answer 202: the request a status lookup names is still running.
+	 * @param retryAfter when to look again
+	 */
+	record Pending(Duration retryAfter) implements HttpAction {
 	}
 
 	/**

@@ -43,6 +43,8 @@ public final class HttpDecision {
 
 	private final StreamFollowers followers = new StreamFollowers();
 
+	private volatile @Nullable StatusResource statusResource;
+
 	/**
 	 * @param settings the global settings
 	 */
@@ -74,6 +76,20 @@ public final class HttpDecision {
 	/** {@return the stream settings} */
 	public StreamSettings streamSettings() {
 		return this.streams;
+	}
+
+	/**
+	 * Turns the status resource on (a duplicate's 409 carries its {@code Location}) or off.
+	 * @param path where it lives within the application, such as {@code /idempotency-status}, or
+	 * {@code null} (the default) for none
+	 */
+	public void setStatusPath(@Nullable String path) {
+		this.statusResource = (path != null) ? new StatusResource(this, path) : null;
+	}
+
+	/** {@return the status resource}, or {@code null} when it is off */
+	public @Nullable StatusResource statusResource() {
+		return this.statusResource;
 	}
 
 	/** {@return how many duplicates follow each live stream on this instance} */

@@ -51,6 +51,8 @@ public final class RequestDecision {
 
 	private @Nullable String scope;
 
+	private @Nullable String fingerprint;
+
 	private final StreamHeadWait headWait = new StreamHeadWait();
 
 	private boolean askedAgain;
@@ -168,6 +170,14 @@ public final class RequestDecision {
 	}
 
 	/**
+	 * The body's fingerprint, once read: what the {@code Location} of a 409 names, with the scope.
+	 * @param fingerprint the request's fingerprint
+	 */
+	public void fingerprinted(String fingerprint) {
+		this.fingerprint = fingerprint;
+	}
+
+	/**
 	 * {@return how long {@code begin} waits for a running duplicate to end}: the endpoint's wait
 	 * the first time, none once the request {@link HttpAction.AskAgain asks again}
 	 */
@@ -275,10 +285,16 @@ public final class RequestDecision {
 		return new HttpAction.AskAgain(pause);
 	}
 
-	/** {@return the 409 for a duplicate of a running request} */
+	/**
+	 * {@return the 409 for a duplicate of a running request}, with the {@code Location} of its status
+	 * when the status resource is on
+	 */
 	public HttpAction notAttached() {
 		decide(IdempotencyOutcome.IN_PROGRESS);
-		return new HttpAction.Reject(IdempotencyProblem.inProgress(this.http.settings().retryAfter()));
+		StatusResource status = this.http.statusResource();
+		String location = (status != null && this.fingerprint != null)
+				? status.location(this.method, this.endpoint.scopeName(), this.fingerprint) : null;
+		return new HttpAction.Reject(IdempotencyProblem.inProgress(this.http.settings().retryAfter()), location);
 	}
 
 	/**
