@@ -150,6 +150,7 @@ public class ModelgateIdempotencyAutoConfiguration {
 					timers.executor());
 			filter.setListeners(listeners.orderedStream().toList());
 			filter.setStreamSettings(KeyedRequestProperties.streamSettings(properties));
+			filter.setStatusPath(properties.getStatusPath());
 			return filter;
 		}
 

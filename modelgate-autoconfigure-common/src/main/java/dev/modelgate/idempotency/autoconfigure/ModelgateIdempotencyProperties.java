@@ -65,6 +65,14 @@ public class ModelgateIdempotencyProperties implements Validator {
 	private Duration spentKeyRetention = Duration.ZERO;
 
 	/**
+	 * Path of the status resource, such as /idempotency-status: a duplicate answered 409 then carries a
+	 * Location below it, where a GET with the same client identity and Idempotency-Key answers 202
+	 * while the request runs, its recorded response once it completed, 410 once the key is spent, and
+	 * 404 for a key the client never used. Unset (the default) turns the resource off.
+	 */
+	private @Nullable String statusPath;
+
+	/**
 	 * How long an in-progress record holds without a heartbeat. The heartbeat renews it every third
 	 * of this while the handler runs; after a crash, retries are refused for at most this long.
 	 */
@@ -229,6 +237,14 @@ public class ModelgateIdempotencyProperties implements Validator {
 
 	public void setSpentKeyRetention(Duration spentKeyRetention) {
 		this.spentKeyRetention = spentKeyRetention;
+	}
+
+	public @Nullable String getStatusPath() {
+		return this.statusPath;
+	}
+
+	public void setStatusPath(@Nullable String statusPath) {
+		this.statusPath = statusPath;
 	}
 
 	public Duration getLeaseTtl() {

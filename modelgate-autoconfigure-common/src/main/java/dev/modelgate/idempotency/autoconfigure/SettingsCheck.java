@@ -35,6 +35,9 @@ final class SettingsCheck {
 	private static final Pattern TABLE_NAME = Pattern
 		.compile("([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,62}");
 
+	/** A status resource's path: literal segments only, since lookups are matched by prefix. */
+	private static final Pattern STATUS_PATH = Pattern.compile("(/[A-Za-z0-9._~-]+)+");
+
 	/** The statuses that tell a client to try again with the same key. */
 	private static final Set<Integer> RETRY_STATUSES = Set.of(408, 409, 425, 429);
 
@@ -57,6 +60,7 @@ final class SettingsCheck {
 			reject("spentKeyRetention", "must be zero (keys are free once their answer expires) or a positive "
 					+ "duration, such as 7d");
 		}
+		statusPath(p.getStatusPath());
 		positive("retryAfter", p.getRetryAfter(), "1s");
 		if (p.getWaitTimeout() == null || p.getWaitTimeout().isNegative()) {
 			reject("waitTimeout", "must be zero (answer the 409 at once) or a positive duration, such as 10s");
@@ -281,6 +285,14 @@ final class SettingsCheck {
 				this.errors.reject("modelgate.idempotency.invalid", problem);
 			}
 		});
+	}
+
+	private void statusPath(@Nullable String path) {
+		if (path != null && !STATUS_PATH.matcher(path).matches()) {
+			reject("statusPath", "must be a path that starts with / and does not end with one (letters, digits, "
+					+ "'-', '_', '.' and '/'), such as /idempotency-status; leave it unset to turn the status "
+					+ "resource off");
+		}
 	}
 
 	private void reject(String field, String reason) {

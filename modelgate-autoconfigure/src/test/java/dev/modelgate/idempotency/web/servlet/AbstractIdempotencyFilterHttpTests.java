@@ -313,6 +313,8 @@ abstract class AbstractIdempotencyFilterHttpTests {
 		HttpResponse<byte[]> duplicate = this.http.postJson("/slow", key, "{}");
 		assertProblem(duplicate, 409, "idempotency_request_in_progress");
 		assertThat(duplicate.headers().firstValue("Retry-After")).hasValue("1");
+		// No status-path: no status resource to point to.
+		assertThat(duplicate.headers().firstValue("Location")).isEmpty();
 		this.invocations.open();
 		assertThat(first.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
 		pool.shutdown();

@@ -77,6 +77,36 @@ final class HttpClientSupport {
 	}
 
 	/**
+	 * A {@code GET} with a key and the default client identity unless {@code headers} name another.
+	 * @param key the key, or {@code null} for none
+	 */
+	HttpResponse<byte[]> getKeyed(String path, String key, String... headers) {
+		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.timeout(Duration.ofSeconds(30));
+		if (key != null) {
+			builder.header("Idempotency-Key", key);
+		}
+		boolean identified = false;
+		for (int i = 0; i < headers.length; i += 2) {
+			builder.header(headers[i], headers[i + 1]);
+			identified |= "Authorization".equalsIgnoreCase(headers[i]);
+		}
+		if (!identified) {
+			builder.header("Authorization", DEFAULT_AUTHORIZATION);
+		}
+		try {
+			return this.client.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
 	 * Sends raw header lines (as ISO-8859-1 bytes) over a socket, for headers that HTTP clients
 	 * refuse to send, and returns the raw response head and body.
 	 */

@@ -106,6 +106,14 @@ class TestController {
 		return "slow " + run;
 	}
 
+	@PostMapping("/slow-spent")
+	@Idempotent(ttl = "1s", spentKeyRetention = "1m")
+	String slowSpent() throws InterruptedException {
+		int run = this.invocations.increment("slow-spent");
+		this.invocations.awaitGate();
+		return "slow-spent " + run;
+	}
+
 	@PostMapping("/slow-wait")
 	@Idempotent(inProgress = Idempotent.InProgress.WAIT)
 	String slowWait() throws InterruptedException {

@@ -23,7 +23,6 @@ import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.Lease;
 import dev.modelgate.idempotency.core.internal.DecisionReporter;
 import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
-import dev.modelgate.idempotency.web.IdempotencyProblem;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.web.KeyedRequestSettings;
 import dev.modelgate.idempotency.web.ReplayHeaders;
@@ -32,6 +31,8 @@ import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.web.internal.HttpAction;
 import dev.modelgate.idempotency.web.internal.HttpDecision;
 import dev.modelgate.idempotency.web.internal.RequestDecision;
+import dev.modelgate.idempotency.web.internal.StatusLookup;
+import dev.modelgate.idempotency.web.internal.StatusResource;
 import dev.modelgate.idempotency.web.internal.LastEventId;
 import dev.modelgate.idempotency.web.servlet.KeyedRequestReader.KeyedRequest;
 
@@ -141,6 +142,16 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 				this.settings.replayedHeaderName(), streamSettings, this.timers);
 	}
 
+	/**
+	 * Turns the status resource on: a duplicate answered 409 carries {@code Location} to the status of
+	 * its key, and a {@code GET} there is answered from the store ({@link StatusLookup}).
+	 * @param statusPath where it lives within the application, such as {@code /idempotency-status}, or
+	 * {@code null} (the default) for none
+	 */
+	public void setStatusPath(@Nullable String statusPath) {
+		this.decision.setStatusPath(statusPath);
+	}
+
 	@Override
 	public int getOrder() {
 		return this.order;
@@ -172,7 +183,13 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		if (request.getDispatcherType() == DispatcherType.ASYNC) {
 			return !HeadWait.isOver(request);
 		}
-		if (request.getDispatcherType() != DispatcherType.REQUEST || !this.handlerResolver.mayResolve(request)) {
+		if (request.getDispatcherType() != DispatcherType.REQUEST) {
+			return true;
+		}
+		if (statusLookup(request) != null) {
+			return false;
+		}
+		if (!this.handlerResolver.mayResolve(request)) {
 			return true;
 		}
 		return !this.handlerResolver.hasKeyRequiredHandlers()
@@ -193,12 +210,17 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		if (over != null) {
 			try (ScopeMdc.Binding mdc = ScopeMdc.bind(MDC_SCOPE_KEY, over.decision().scope())) {
 				if (over.stopping()) {
-					reject(((HttpAction.Reject) over.decision().notAttached()).problem(), request, response);
+					reject((HttpAction.Reject) over.decision().notAttached(), request, response);
 				}
 				else {
 					handleKeyed(over.decision(), over.read(), request, response, chain);
 				}
 			}
+			return;
+		}
+		StatusResource status = statusLookup(request);
+		if (status != null) {
+			lookUpStatus(status, request, response);
 			return;
 		}
 		IdempotentEndpoint endpoint = resolveEndpoint(request);
@@ -234,7 +256,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	private void carryOutUnkeyed(HttpAction action, HttpServletRequest request, HttpServletResponse response,
 			FilterChain chain) throws IOException, ServletException {
 		if (action instanceof HttpAction.Reject reject) {
-			reject(reject.problem(), request, response);
+			reject(reject, request, response);
 		}
 		else {
 			chain.doFilter(request, response);
@@ -246,6 +268,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		IdempotentEndpoint endpoint = decision.endpoint();
 		Attempt attempt = null;
 		HttpAction action;
+		decision.fingerprinted(read.fingerprint());
 		try {
 			attempt = this.coordinator.begin(decision.scope(), read.fingerprint(), endpoint.leaseTtl(),
 					decision.waitTimeout());
@@ -281,7 +304,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			HeadWait.start(decision, read, request, again.pause(), this.timers);
 		}
 		else if (action instanceof HttpAction.Reject reject) {
-			reject(reject.problem(), request, response);
+			reject(reject, request, response);
 		}
 		else if (action instanceof HttpAction.Replay replay) {
 			this.replayer.replay(replay.response(), response);
@@ -359,9 +382,53 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		return refusal;
 	}
 
-	private void reject(IdempotencyProblem problem, HttpServletRequest request, HttpServletResponse response)
+	private void reject(HttpAction.Reject reject, HttpServletRequest request, HttpServletResponse response)
 			throws IOException {
-		this.problems.reject(problem, request, response);
+		if (reject.location() != null) {
+			response.setHeader("Location", request.getContextPath() + reject.location());
+		}
+		this.problems.reject(reject.problem(), request, response);
+	}
+
+	/** {@return the status resource when the request is a lookup}, else {@code null} */
+	private @Nullable StatusResource statusLookup(HttpServletRequest request) {
+		StatusResource status = this.decision.statusResource();
+		return (status != null && status.isLookup(request.getMethod(), pathWithinApplication(request))) ? status
+				: null;
+	}
+
+	private static String pathWithinApplication(HttpServletRequest request) {
+		return request.getRequestURI().substring(request.getContextPath().length());
+	}
+
+	/** Answers a status lookup: nothing runs, the store's answer is carried out. */
+	private void lookUpStatus(StatusResource status, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
+		StatusLookup lookup = status.start(pathWithinApplication(request),
+				Collections.list(request.getHeaders(this.settings.headerName())));
+		HttpAction action = lookup.refusal();
+		if (action == null) {
+			try {
+				action = lookup.identify(this.identityResolver.resolve(request));
+			}
+			catch (AmbiguousClientIdentityException ex) {
+				action = lookup.identityAmbiguous(ex);
+			}
+		}
+		if (action == null) {
+			action = lookup.lookUp(this.coordinator);
+		}
+		if (action instanceof HttpAction.Pending pending) {
+			response.setStatus(HttpServletResponse.SC_ACCEPTED);
+			response.setHeader("Cache-Control", "no-store");
+			response.setHeader("Retry-After", HttpDecision.retryAfterSeconds(pending.retryAfter()));
+		}
+		else if (action instanceof HttpAction.Replay replay) {
+			this.replayer.replay(replay.response(), response);
+		}
+		else {
+			reject((HttpAction.Reject) action, request, response);
+		}
 	}
 
 }

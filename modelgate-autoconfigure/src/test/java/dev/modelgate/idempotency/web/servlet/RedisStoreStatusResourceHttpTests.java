@@ -1,0 +1,19 @@
+package dev.modelgate.idempotency.web.servlet;
+
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
+
+import dev.modelgate.idempotency.testsupport.RedisTestServer;
+
+@TestPropertySource(properties = { "modelgate.idempotency.store=redis",
+		"spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
+class RedisStoreStatusResourceHttpTests extends AbstractStatusResourceHttpTests {
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.host", RedisTestServer::host);
+		registry.add("spring.data.redis.port", RedisTestServer::port);
+	}
+
+}
