@@ -151,6 +151,7 @@ public class ModelgateIdempotencyWebFluxAutoConfiguration {
 						identityResolver instanceof DefaultReactiveClientIdentityResolver));
 		engine.setListeners(listeners.orderedStream().toList());
 		engine.setStreamSettings(KeyedRequestProperties.streamSettings(properties));
+		engine.setStatusPath(properties.getStatusPath());
 		return engine;
 	}
 

@@ -200,6 +200,18 @@ public class ReactiveTestApplication {
 			return held("spent-orders", order, 0);
 		}
 
+		@PostMapping("/gated-orders")
+		@Idempotent
+		Mono<ResponseEntity<Map<String, Object>>> createGated(@RequestBody Map<String, Object> order) {
+			return gated("gated-orders", order);
+		}
+
+		@PostMapping("/gated-spent-orders")
+		@Idempotent(ttl = "1s", spentKeyRetention = "1m")
+		Mono<ResponseEntity<Map<String, Object>>> createGatedSpent(@RequestBody Map<String, Object> order) {
+			return gated("gated-spent-orders", order);
+		}
+
 		@PostMapping("/required-orders")
 		@Idempotent(required = true)
 		Mono<ResponseEntity<Map<String, Object>>> createRequired(@RequestBody Map<String, Object> order) {
@@ -320,6 +332,15 @@ public class ReactiveTestApplication {
 				Thread.sleep(1);
 				return "slept";
 			});
+		}
+
+		/** Answers once the gate opens (see {@link Runs#close()}). */
+		private Mono<ResponseEntity<Map<String, Object>>> gated(String handler, Map<String, Object> order) {
+			int run = this.runs.increment(handler);
+			return this.runs.gate()
+				.thenReturn(ResponseEntity.status(HttpStatus.CREATED)
+					.header("Location", "/orders/" + run)
+					.body(Map.of("run", run, "order", order)));
 		}
 
 		private Mono<ResponseEntity<Map<String, Object>>> held(String handler, Map<String, Object> order,

@@ -122,6 +122,10 @@ public class IdempotencyGatewayFilterFactory extends AbstractGatewayFilterFactor
 		@Override
 		public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 			ReactiveIdempotencyEngine engine = IdempotencyGatewayFilterFactory.this.idempotency;
+			if (engine.isStatusLookup(exchange.getRequest())) {
+				// A route on the status path (where no IdempotencyWebFilter answered first): never the upstream.
+				return engine.lookUpStatus(exchange);
+			}
 			if (!this.settings.required() && engine.canSkip(exchange.getRequest())) {
 				return chain.filter(exchange);
 			}

@@ -134,12 +134,73 @@ class IdempotencyGatewayFilterTests {
 		assertThat(duplicate.getResponse().getHeaders().getFirst("Retry-After")).isEqualTo("1");
 		assertThat(duplicate.getResponse().getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
 		assertThat(body(duplicate)).contains("\"code\":\"idempotency_request_in_progress\"");
+		// No status path: no status resource to point to.
+		assertThat(duplicate.getResponse().getHeaders().getLocation()).isNull();
 		assertThat(firstDone).isNotDone();
 
 		upstreamAnswers.tryEmitEmpty();
 		firstDone.get(5, TimeUnit.SECONDS);
 		assertThat(this.upstream.calls).hasValue(1);
 		assertThat(body(first)).isEqualTo("{\"call\":1}");
+	}
+
+	/**
+	 * Section 14 on a route: the duplicate's 409 points to the status of its key; a route filter asked
+	 * for that status answers 202 while the upstream runs, the upstream's recorded answer once it
+	 * completed, and the spent-key problem after ttl, without calling the upstream; another client
+	 * gets the 404 of a key never used.
+	 */
+	@Test
+	void statusOfARouteKeyIs202ThenTheRecordedAnswerThenTheSpentProblem() throws Exception {
+		this.engine.setStatusPath("/idempotency-status");
+		IdempotencyGatewayFilterFactory spentKeys = new IdempotencyGatewayFilterFactory(this.engine,
+				new EndpointDefaults(Duration.ofHours(24), Duration.ofSeconds(30), Duration.ofSeconds(10),
+						Idempotent.InProgress.REJECT, Duration.ofDays(7)));
+		IdempotencyGatewayFilterFactory.Config chatConfig = new IdempotencyGatewayFilterFactory.Config();
+		chatConfig.setRouteId("chat");
+		GatewayFilter chat = spentKeys.apply(chatConfig);
+		IdempotencyGatewayFilterFactory.Config statusConfig = new IdempotencyGatewayFilterFactory.Config();
+		statusConfig.setRouteId("status");
+		GatewayFilter status = spentKeys.apply(statusConfig);
+		Sinks.Empty<Void> upstreamAnswers = Sinks.empty();
+		this.upstream.gate = upstreamAnswers.asMono();
+		MockServerWebExchange first = request("k-1");
+		CompletableFuture<Void> firstDone = chat.filter(first, this.upstream).toFuture();
+		MockServerWebExchange duplicate = request("k-1");
+		StepVerifier.create(chat.filter(duplicate, this.upstream)).expectComplete().verify(TIMEOUT);
+		String location = duplicate.getResponse().getHeaders().getFirst("Location");
+		assertThat(duplicate.getResponse().getStatusCode()).isEqualTo(HttpStatus.CONFLICT);
+		assertThat(location).matches("/idempotency-status/[A-Za-z0-9_-]+");
+
+		MockServerWebExchange running = lookUp(status, location, "k-1", "Bearer sk-1");
+		MockServerWebExchange otherClient = lookUp(status, location, "k-1", "Bearer sk-2");
+		MockServerWebExchange unknownKey = lookUp(status, location, "k-2", "Bearer sk-1");
+		assertThat(running.getResponse().getStatusCode()).isEqualTo(HttpStatus.ACCEPTED);
+		assertThat(running.getResponse().getHeaders().getFirst("Retry-After")).isEqualTo("1");
+		assertThat(otherClient.getResponse().getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+		assertThat(body(otherClient)).contains("\"code\":\"idempotency_key_unknown\"").isEqualTo(body(unknownKey));
+		assertThat(firstDone).isNotDone();
+
+		upstreamAnswers.tryEmitEmpty();
+		firstDone.get(5, TimeUnit.SECONDS);
+		MockServerWebExchange completed = lookUp(status, location, "k-1", "Bearer sk-1");
+		assertThat(completed.getResponse().getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(completed.getResponse().getHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+		assertThat(body(completed)).isEqualTo(body(first)).isEqualTo("{\"call\":1}");
+
+		this.clock.advance(Duration.ofHours(25));
+		MockServerWebExchange spent = lookUp(status, location, "k-1", "Bearer sk-1");
+		assertThat(spent.getResponse().getStatusCode()).isEqualTo(HttpStatus.GONE);
+		assertThat(body(spent)).contains("\"code\":\"idempotency_key_spent\"");
+		assertThat(this.upstream.calls).hasValue(1);
+	}
+
+	private MockServerWebExchange lookUp(GatewayFilter status, String location, String key, String client) {
+		MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get(location)
+			.header("Authorization", client)
+			.header("Idempotency-Key", key));
+		StepVerifier.create(status.filter(exchange, this.upstream)).expectComplete().verify(TIMEOUT);
+		return exchange;
 	}
 
 	@Test

@@ -13,7 +13,8 @@ import dev.modelgate.idempotency.web.IdempotentEndpoint;
 /**
  * Applies the Idempotency-Key state machine to requests bound for {@code @Idempotent} handlers of a
  * WebFlux application, through a {@link ReactiveIdempotencyEngine}; every other request passes
- * untouched (no body buffering, no store call).
+ * untouched (no body buffering, no store call). It answers the status resource's lookups too, when
+ * {@code status-path} is set.
  */
 public class IdempotencyWebFilter implements WebFilter, Ordered {
 
@@ -55,6 +56,9 @@ public class IdempotencyWebFilter implements WebFilter, Ordered {
 	 */
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		if (this.engine.isStatusLookup(exchange.getRequest())) {
+			return this.engine.lookUpStatus(exchange);
+		}
 		if (!this.handlerResolver.hasIdempotentHandlers()
 				|| (!this.handlerResolver.hasKeyRequiredHandlers() && this.engine.canSkip(exchange.getRequest()))) {
 			return chain.filter(exchange);

@@ -41,6 +41,8 @@ import dev.modelgate.idempotency.web.internal.HttpAction;
 import dev.modelgate.idempotency.web.internal.HttpDecision;
 import dev.modelgate.idempotency.web.internal.RequestDecision;
 import dev.modelgate.idempotency.web.internal.LastEventId;
+import dev.modelgate.idempotency.web.internal.StatusLookup;
+import dev.modelgate.idempotency.web.internal.StatusResource;
 import dev.modelgate.idempotency.web.internal.StreamReporting;
 
 /**
@@ -152,6 +154,67 @@ public class ReactiveIdempotencyEngine {
 				streamSettings, this.timers);
 	}
 
+	/**
+	 * Turns the status resource on: a duplicate answered 409 carries {@code Location} to the status of
+	 * its key, and {@link #lookUpStatus} answers a {@code GET} there from the store.
+	 * @param statusPath where it lives within the application, such as {@code /idempotency-status}, or
+	 * {@code null} (the default) for none
+	 */
+	public void setStatusPath(@Nullable String statusPath) {
+		this.decision.setStatusPath(statusPath);
+	}
+
+	/**
+	 * {@return whether a request is a lookup of the status resource}: answer it with {@link #lookUpStatus}
+	 * @param request the request
+	 */
+	public boolean isStatusLookup(ServerHttpRequest request) {
+		StatusResource status = this.decision.statusResource();
+		return status != null
+				&& status.isLookup(request.getMethod().name(), request.getPath().pathWithinApplication().value());
+	}
+
+	/**
+	 * Answers a lookup of the status resource ({@link #isStatusLookup} said yes) from the store:
+	 * nothing runs.
+	 * @param exchange the exchange
+	 * @return completes when the answer is written
+	 */
+	public Mono<Void> lookUpStatus(ServerWebExchange exchange) {
+		return Mono.defer(() -> {
+			StatusResource status = Objects.requireNonNull(this.decision.statusResource(), "status-path is set");
+			ServerHttpRequest request = exchange.getRequest();
+			List<String> values = HeaderValues.of(request.getHeaders(), this.settings.headerName());
+			StatusLookup lookup = status.start(request.getPath().pathWithinApplication().value(),
+					(values != null) ? values : List.of());
+			if (lookup.refusal() != null) {
+				return answerStatus(lookup.refusal(), exchange);
+			}
+			return this.identityResolver.resolve(exchange)
+				.singleOptional()
+				.map((resolved) -> Optional.ofNullable(lookup.identify(resolved.orElse(null))))
+				.onErrorResume(AmbiguousClientIdentityException.class,
+						(ex) -> Mono.just(Optional.of(lookup.identityAmbiguous(ex))))
+				.flatMap((refused) -> refused.isPresent() ? Mono.just(refused.get())
+						: Mono.fromFuture(lookup.lookUp(this.coordinator), true).publishOn(this.timers))
+				.flatMap((action) -> answerStatus(action, exchange));
+		});
+	}
+
+	private Mono<Void> answerStatus(HttpAction action, ServerWebExchange exchange) {
+		if (action instanceof HttpAction.Pending pending) {
+			ServerHttpResponse response = exchange.getResponse();
+			response.setStatusCode(HttpStatusCode.valueOf(202));
+			response.getHeaders().set("Cache-Control", "no-store");
+			response.getHeaders().set("Retry-After", HttpDecision.retryAfterSeconds(pending.retryAfter()));
+			return response.setComplete();
+		}
+		if (action instanceof HttpAction.Replay replay) {
+			return replay(replay.response(), exchange);
+		}
+		return reject((HttpAction.Reject) action, exchange);
+	}
+
 	/** {@return the global settings} */
 	public KeyedRequestSettings getSettings() {
 		return this.settings;
@@ -241,6 +304,7 @@ public class ReactiveIdempotencyEngine {
 	private Mono<Void> keyed(RequestDecision decision, String fingerprint, ServerWebExchange exchange,
 			Function<ServerWebExchange, Mono<Void>> chain) {
 		IdempotentEndpoint endpoint = decision.endpoint();
+		decision.fingerprinted(fingerprint);
 		CompletableFuture<Attempt> answer = this.coordinator.begin(decision.scope(), fingerprint, endpoint.leaseTtl(),
 				decision.waitTimeout());
 		if (answer.isDone()) {
@@ -283,10 +347,11 @@ public class ReactiveIdempotencyEngine {
 			return Mono.delay(again.pause(), this.timers).then(keyed(decision, fingerprint, exchange, chain));
 		}
 		if (action instanceof HttpAction.Reject reject) {
-			return reject(reject.problem(), exchange);
+			return reject(reject, exchange);
 		}
 		if (action instanceof HttpAction.Replay replay) {
-			return replay(decision, replay.response(), exchange);
+			return replay(replay.response(), exchange)
+				.doOnSuccess((done) -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
 		}
 		if (action == HttpAction.RUN) {
 			return run(decision, Objects.requireNonNull(lease, "an acquired attempt holds a lease"), exchange, chain);
@@ -331,7 +396,7 @@ public class ReactiveIdempotencyEngine {
 				() -> decision.responded(IdempotencyListener.ResponseKind.FIRST));
 	}
 
-	private Mono<Void> replay(RequestDecision decision, HttpResponseRecord stored, ServerWebExchange exchange) {
+	private Mono<Void> replay(HttpResponseRecord stored, ServerWebExchange exchange) {
 		ServerHttpResponse response = exchange.getResponse();
 		response.setStatusCode(HttpStatusCode.valueOf(stored.status()));
 		stored.headers().forEach((name, values) -> {
@@ -343,8 +408,7 @@ public class ReactiveIdempotencyEngine {
 		response.getHeaders().setContentLength(stored.bodyLength());
 		return response
 			.writeWith(Mono.fromSupplier(() -> response.bufferFactory()
-				.wrap(ByteBuffer.wrap(stored.payload(), stored.bodyOffset(), stored.bodyLength()))))
-			.doOnSuccess((done) -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
+				.wrap(ByteBuffer.wrap(stored.payload(), stored.bodyOffset(), stored.bodyLength()))));
 	}
 
 	private Mono<Void> replayStream(RequestDecision decision, ServerWebExchange exchange) {
@@ -367,7 +431,13 @@ public class ReactiveIdempotencyEngine {
 	}
 
 	private Mono<Void> reject(HttpAction refusal, ServerWebExchange exchange) {
-		return reject(((HttpAction.Reject) refusal).problem(), exchange);
+		HttpAction.Reject reject = (HttpAction.Reject) refusal;
+		if (reject.location() != null) {
+			exchange.getResponse()
+				.getHeaders()
+				.set("Location", exchange.getRequest().getPath().contextPath().value() + reject.location());
+		}
+		return reject(reject.problem(), exchange);
 	}
 
 	/**

@@ -1,0 +1,9 @@
+package dev.modelgate.idempotency.webflux;
+
+import org.springframework.test.context.TestPropertySource;
+
+@TestPropertySource(properties = { "modelgate.idempotency.store=memory",
+		"spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
+class MemoryStoreReactiveStatusResourceHttpTests extends AbstractReactiveStatusResourceHttpTests {
+
+}
