@@ -34,7 +34,11 @@ import dev.modelgate.idempotency.core.IdempotencyOutcome;
  * <li>{@value #STREAM_BYTES}: the same store writes, valued the bytes they appended;</li>
  * <li>{@value #STREAM_FIRST_EVENT}: a timer tagged {@code method} and {@code endpoint}, once per
  * recorded stream, of the time the library added before the first event reached the client (the
- * store writes, then the write to the connection).</li>
+ * store writes, then the write to the connection);</li>
+ * <li>{@value #STATUS_LOOKUPS}: a counter tagged {@code outcome}, one per request to the status
+ * resource ({@code status-path}): {@code in_progress}, {@code replayed}, {@code spent},
+ * {@code result_unavailable}, {@code stream}, {@code unknown}, {@code invalid} or
+ * {@code store_unavailable}. No endpoint tag: the lookup names no route, only a token.</li>
  * </ul>
  * Stream outcomes are decisions like the others: {@code stream_recorded}, {@code stream_replayed},
  * {@code attached} and, in addition to either of the last two, {@code stream_resumed}.
@@ -56,7 +60,12 @@ public class MicrometerIdempotencyListener implements IdempotencyListener {
 	/** Name of the timer of the time added before a recorded stream's first event. */
 	public static final String STREAM_FIRST_EVENT = "modelgate.idempotency.stream.first.event";
 
+	/** Name of the counter of status resource lookups by outcome. */
+	public static final String STATUS_LOOKUPS = "modelgate.idempotency.status.lookups";
+
 	private final Meter.MeterProvider<Counter> decisions;
+
+	private final Meter.MeterProvider<Counter> statusLookups;
 
 	private final Meter.MeterProvider<Timer> requests;
 
@@ -79,6 +88,9 @@ public class MicrometerIdempotencyListener implements IdempotencyListener {
 	public MicrometerIdempotencyListener(MeterRegistry registry) {
 		this.decisions = Counter.builder(DECISIONS)
 			.description("Decisions of the Idempotency-Key filter, by outcome and endpoint")
+			.withRegistry(registry);
+		this.statusLookups = Counter.builder(STATUS_LOOKUPS)
+			.description("Requests to the status resource, by what they were answered")
 			.withRegistry(registry);
 		this.requests = Timer.builder(REQUESTS)
 			.description("Time to answer keyed requests, first executions and replays apart")
@@ -129,6 +141,11 @@ public class MicrometerIdempotencyListener implements IdempotencyListener {
 	@Override
 	public void onStreamFirstEvent(String method, String route, Duration added) {
 		this.streamFirstEvent.withTags(endpointTags(method, route)).record(added);
+	}
+
+	@Override
+	public void onStatusLookup(String outcome) {
+		this.statusLookups.withTags("outcome", outcome).increment();
 	}
 
 	private static Tags endpointTags(String method, String route) {

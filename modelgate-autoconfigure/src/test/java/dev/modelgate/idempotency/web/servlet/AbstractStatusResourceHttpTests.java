@@ -8,6 +8,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -20,6 +22,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
 import dev.modelgate.idempotency.web.testapp.Invocations;
 import dev.modelgate.idempotency.web.testapp.TestApplication;
 
@@ -49,6 +52,9 @@ abstract class AbstractStatusResourceHttpTests {
 	@Autowired
 	private Invocations invocations;
 
+	@Autowired
+	private MeterRegistry registry;
+
 	private HttpClientSupport http;
 
 	private final ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -74,6 +80,13 @@ abstract class AbstractStatusResourceHttpTests {
 		assertThat(problem.get("status").intValue()).isEqualTo(status);
 	}
 
+	private double lookups(String outcome) {
+		Counter counter = this.registry.find(MicrometerIdempotencyListener.STATUS_LOOKUPS)
+			.tag("outcome", outcome)
+			.counter();
+		return (counter != null) ? counter.count() : 0;
+	}
+
 	/** Starts {@code path} held at the gate and answers the 409 of a duplicate, its Location checked. */
 	private String duplicateLocation(String path, String handler, String key) {
 		HttpResponse<byte[]> duplicate = this.http.postJson(path, key, "{}");
@@ -92,6 +105,8 @@ abstract class AbstractStatusResourceHttpTests {
 		this.invocations.awaitCount("slow", 1);
 		String location = duplicateLocation("/slow", "slow", key);
 
+		double inProgress = lookups("in_progress");
+		double replayed = lookups("replayed");
 		HttpResponse<byte[]> running = this.http.getKeyed(location, key);
 		assertThat(running.statusCode()).as(text(running)).isEqualTo(202);
 		assertThat(running.headers().firstValue("Retry-After")).hasValue("1");
@@ -109,6 +124,8 @@ abstract class AbstractStatusResourceHttpTests {
 			.isEqualTo(answered.headers().firstValue("Content-Type"));
 		assertThat(completed.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(this.invocations.count("slow")).isEqualTo(1);
+		assertThat(lookups("in_progress")).isEqualTo(inProgress + 1);
+		assertThat(lookups("replayed")).isEqualTo(replayed + 1);
 	}
 
 	@Test
