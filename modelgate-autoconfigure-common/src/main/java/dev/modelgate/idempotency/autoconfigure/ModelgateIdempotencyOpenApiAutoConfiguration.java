@@ -32,8 +32,10 @@ public class ModelgateIdempotencyOpenApiAutoConfiguration {
 		// A renderer of the application's own (the sample app's OpenAI-style errors) has its own body
 		// format, which this cannot know: then only statuses and codes are documented.
 		boolean problemDetails = renderer.getIfAvailable() instanceof ProblemDetailRenderer;
-		return new IdempotencyOperationCustomizer(properties.getHeaderName(), properties.getKeyMaxLength(),
-				properties.getMismatchStatus(), problemDetails);
+		IdempotencyOperationCustomizer customizer = new IdempotencyOperationCustomizer(properties.getHeaderName(),
+				properties.getKeyMaxLength(), properties.getMismatchStatus(), problemDetails);
+		customizer.setStatusPath(properties.getStatusPath());
+		return customizer;
 	}
 
 }

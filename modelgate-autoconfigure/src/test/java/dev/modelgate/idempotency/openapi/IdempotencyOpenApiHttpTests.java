@@ -6,6 +6,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.TestPropertySource;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the problem responses the filter may answer; other operations are untouched.
  */
 @ObservabilityTest
+@TestPropertySource(properties = "modelgate.idempotency.status-path=/idempotency-status")
 class IdempotencyOpenApiHttpTests {
 
 	@LocalServerPort
@@ -62,6 +64,18 @@ class IdempotencyOpenApiHttpTests {
 		assertThat(responses.get("503").get("headers").has("Retry-After")).isTrue();
 		assertThat(this.document.get("components").get("schemas").get("IdempotencyProblem").get("properties")
 			.propertyNames()).contains("type", "title", "status", "detail", "code");
+	}
+
+	@Test
+	void statusResourceIsDocumentedWithEachAnswerAndTheConflictPointsToIt() {
+		JsonNode status = this.document.get("paths").get("/idempotency-status/{token}").get("get");
+		assertThat(status.get("responses").propertyNames()).contains("200", "202", "400", "404", "409", "410",
+				"503");
+		assertThat(status.get("responses").get("202").get("headers").has("Retry-After")).isTrue();
+		assertThat(status.get("responses").get("404").get("description").stringValue())
+			.contains("idempotency_key_unknown");
+		assertThat(keyHeader(status).get("required").booleanValue()).isTrue();
+		assertThat(operation("/orders").get("responses").get("409").get("headers").has("Location")).isTrue();
 	}
 
 	@Test

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.headers.Header;
 import io.swagger.v3.oas.models.media.BooleanSchema;
@@ -17,9 +18,11 @@ import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.HeaderParameter;
 import io.swagger.v3.oas.models.parameters.Parameter;
+import io.swagger.v3.oas.models.parameters.PathParameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
+import org.jspecify.annotations.Nullable;
 import org.springdoc.core.customizers.GlobalOperationCustomizer;
 
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -34,7 +37,8 @@ import dev.modelgate.idempotency.web.KeyedRequestSettings;
  * document: the key header (required when the annotation says so), the problem responses the filter
  * can answer instead of the handler, {@code Retry-After} on 409 and 503, and
  * {@code Idempotent-Replayed} on success responses. Responses the application documents itself are
- * left as they are.
+ * left as they are. When the status resource is on ({@link #setStatusPath}), the 409 documents its
+ * {@code Location} and the document gets the resource's {@code GET} operation and answers.
  */
 public class IdempotencyOperationCustomizer implements GlobalOperationCustomizer, GlobalOpenApiCustomizer {
 
@@ -51,6 +55,8 @@ public class IdempotencyOperationCustomizer implements GlobalOperationCustomizer
 
 	private final boolean problemDetails;
 
+	private @Nullable String statusPath;
+
 	/**
 	 * @param headerName the key header
 	 * @param keyMaxLength the longest key accepted
@@ -64,6 +70,14 @@ public class IdempotencyOperationCustomizer implements GlobalOperationCustomizer
 		this.keyMaxLength = keyMaxLength;
 		this.mismatchStatus = mismatchStatus;
 		this.problemDetails = problemDetails;
+	}
+
+	/**
+	 * Documents the status resource.
+	 * @param statusPath where it lives (property {@code status-path}), or {@code null} when it is off
+	 */
+	public void setStatusPath(@Nullable String statusPath) {
+		this.statusPath = statusPath;
 	}
 
 	@Override
@@ -89,6 +103,9 @@ public class IdempotencyOperationCustomizer implements GlobalOperationCustomizer
 
 	@Override
 	public void customise(OpenAPI openApi) {
+		if (this.statusPath != null) {
+			openApi.path(this.statusPath + "/{token}", new PathItem().get(statusOperation()));
+		}
 		if (!this.problemDetails) {
 			return;
 		}
@@ -96,6 +113,44 @@ public class IdempotencyOperationCustomizer implements GlobalOperationCustomizer
 			openApi.setComponents(new Components());
 		}
 		openApi.getComponents().addSchemas(PROBLEM_SCHEMA, problemSchema());
+	}
+
+	/** The status resource's {@code GET}: what each answer means to a client. */
+	private Operation statusOperation() {
+		ApiResponses responses = new ApiResponses()
+			.addApiResponse("200", new ApiResponse().description("The request completed: its recorded response, "
+					+ "status, headers and body, byte for byte (the status may be any the request got).")
+				.addHeaderObject(KeyedRequestSettings.REPLAYED_HEADER,
+						new Header().description("true: a replay of the key's first response")
+							.schema(new BooleanSchema())))
+			.addApiResponse("202", new ApiResponse().description("The request is still running; ask again after "
+					+ "Retry-After seconds.")
+				.addHeaderObject("Retry-After", new Header().description("Seconds to wait before asking again")
+					.schema(new IntegerSchema())));
+		Map<String, String> problems = new LinkedHashMap<>();
+		problems.put("400", "The token is not one this service wrote (idempotency_status_token_invalid), or the "
+				+ this.headerName + " header is missing or invalid (idempotency_key_missing, idempotency_key_invalid).");
+		problems.put("404", "No request with this key and token is known for this client (idempotency_key_unknown); "
+				+ "another client's key is answered the same.");
+		problems.put("409", "The request completed with a Server-Sent Events stream (idempotency_status_stream): "
+				+ "send the request again with the same key to have it replayed.");
+		problems.put("410", "The request ran and its response is no longer kept (idempotency_key_spent) or was "
+				+ "never kept (idempotency_result_unavailable); it will not run again with this key.");
+		problems.put("503", "The idempotency store is unavailable (idempotency_store_unavailable); ask again after "
+				+ "Retry-After seconds.");
+		problems.forEach((status, description) -> responses.addApiResponse(status, problemResponse(status, description)));
+		return new Operation().summary("Status of a keyed request")
+			.description("Where the Location of a duplicate's 409 points: answers without running anything, for "
+					+ "the client that sent the request, with the same " + this.headerName + ".")
+			.operationId("idempotencyStatus")
+			.addParametersItem(new PathParameter().name("token")
+				.description("From the Location of the 409; names the request, not the client")
+				.schema(new StringSchema().pattern("^[A-Za-z0-9_-]+$")))
+			.addParametersItem(new HeaderParameter().name(this.headerName)
+				.required(true)
+				.description("The key of the request whose status is asked for")
+				.schema(new StringSchema().minLength(1).maxLength(this.keyMaxLength)))
+			.responses(responses);
 	}
 
 	private void addKeyHeader(Operation operation, Idempotent idempotent) {
@@ -131,7 +186,8 @@ public class IdempotencyOperationCustomizer implements GlobalOperationCustomizer
 				+ (idempotent.required() ? " or missing (idempotency_key_missing)" : "")
 				+ ", or the body could not be read (idempotency_request_unreadable).");
 		problems.put("409", "A request with this key is still running (idempotency_request_in_progress); "
-				+ "retry with the same key after Retry-After seconds.");
+				+ "retry with the same key after Retry-After seconds"
+				+ ((this.statusPath != null) ? ", or ask the status resource its Location points to." : "."));
 		problems.put("410", "The operation for this key ran but its result was not kept "
 				+ "(idempotency_result_unavailable); it will not run again with this key.");
 		problems.put("413", "The body is too large to be fingerprinted (idempotency_request_too_large).");
@@ -151,6 +207,11 @@ public class IdempotencyOperationCustomizer implements GlobalOperationCustomizer
 					new Header().description("Seconds to wait before retrying with the same key")
 						.schema(new IntegerSchema()));
 		}
+		if ("409".equals(status) && this.statusPath != null) {
+			response.addHeaderObject("Location",
+					new Header().description("The status resource of the running request's key")
+						.schema(new StringSchema()));
+		}
 		if (this.problemDetails) {
 			response.content(new Content().addMediaType(PROBLEM_JSON,
 					new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + PROBLEM_SCHEMA))));
@@ -169,7 +230,8 @@ public class IdempotencyOperationCustomizer implements GlobalOperationCustomizer
 				._enum(List.of("idempotency_key_invalid", "idempotency_key_missing",
 						"idempotency_request_unreadable", "idempotency_request_in_progress",
 						"idempotency_result_unavailable", "idempotency_request_too_large", "idempotency_key_reused",
-						"idempotency_store_unavailable")));
+						"idempotency_key_spent", "idempotency_store_unavailable", "idempotency_key_unknown",
+						"idempotency_status_token_invalid", "idempotency_status_stream")));
 	}
 
 }
