@@ -98,6 +98,11 @@ class ModelgateIdempotencySettingsValidationTests {
 				arguments("replay-headers=X-Request-Id,X Trace",
 						"modelgate.idempotency.replay-headers[1]" + headerName),
 				arguments("redis.key-prefix=", "modelgate.idempotency.redis.key-prefix must not be blank"),
+				arguments("status-path=idempotency-status",
+						"modelgate.idempotency.status-path must be a path that starts with / and does not end with "
+								+ "one"),
+				arguments("status-path=/idempotency-status/", "modelgate.idempotency.status-path must be a path"),
+				arguments("status-path=/status/{id}", "modelgate.idempotency.status-path must be a path"),
 				arguments("redis.replica-acknowledgements=-1",
 						"modelgate.idempotency.redis.replica-acknowledgements must be 0 (wait for no replica, the "
 								+ "default) or the number of replicas"),
