@@ -1,9 +1,15 @@
 package dev.modelgate.idempotency.webflux;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,6 +25,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
+import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
 import dev.modelgate.idempotency.webflux.ReactiveTestApplication.Runs;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,6 +58,11 @@ abstract class AbstractReactiveStatusResourceHttpTests {
 	@Autowired
 	private Runs runs;
 
+	@Autowired
+	private MeterRegistry registry;
+
+	private final ExecutorService pool = Executors.newCachedThreadPool();
+
 	private WebTestClient client;
 
 	@BeforeEach
@@ -65,6 +77,14 @@ abstract class AbstractReactiveStatusResourceHttpTests {
 	@AfterEach
 	void openGate() {
 		this.runs.open();
+		this.pool.shutdownNow();
+	}
+
+	private double lookups(String outcome) {
+		Counter counter = this.registry.find(MicrometerIdempotencyListener.STATUS_LOOKUPS)
+			.tag("outcome", outcome)
+			.counter();
+		return (counter != null) ? counter.count() : 0;
 	}
 
 	private EntityExchangeResult<byte[]> post(String uri, String key) {
@@ -80,7 +100,14 @@ abstract class AbstractReactiveStatusResourceHttpTests {
 	}
 
 	private EntityExchangeResult<byte[]> get(String uri, String key, String client) {
-		WebTestClient.RequestHeadersSpec<?> request = this.client.get().uri(uri).header("Authorization", client);
+		return get(uri, key, client, MediaType.ALL_VALUE);
+	}
+
+	private EntityExchangeResult<byte[]> get(String uri, String key, String client, String accept) {
+		WebTestClient.RequestHeadersSpec<?> request = this.client.get()
+			.uri(uri)
+			.header("Authorization", client)
+			.header("Accept", accept);
 		if (key != null) {
 			request.header("Idempotency-Key", key);
 		}
@@ -139,6 +166,46 @@ abstract class AbstractReactiveStatusResourceHttpTests {
 		assertThat(completed.getResponseHeaders().getLocation()).isEqualTo(answered.getResponseHeaders().getLocation());
 		assertThat(completed.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
 		assertThat(this.runs.of("gated-orders")).isEqualTo(1);
+	}
+
+	/**
+	 * A stream's status, asked for with {@code Accept: text/event-stream}, is the stream itself: followed
+	 * from the store while it runs, replayed once it completed, the same bytes as its own client got.
+	 * Without that {@code Accept}, a running stream is 202 like any request.
+	 */
+	@Test
+	void aStreamIsFollowedWhileItRunsAndReplayedOnceItCompleted() throws Exception {
+		this.runs.close();
+		String key = UUID.randomUUID().toString();
+		CompletableFuture<EntityExchangeResult<byte[]>> first = CompletableFuture
+			.supplyAsync(() -> post("/held-events", key), this.pool);
+		awaitRuns("held-events-emitted", 1);
+		String location = duplicateLocation("/held-events", "held-events", key);
+		assertThat(get(location, key, CLIENT).getStatus().value()).isEqualTo(202);
+
+		double attached = lookups("attached");
+		CompletableFuture<EntityExchangeResult<byte[]>> followed = CompletableFuture
+			.supplyAsync(() -> get(location, key, CLIENT, MediaType.TEXT_EVENT_STREAM_VALUE), this.pool);
+		await("the lookup to follow the running stream").atMost(Duration.ofSeconds(10))
+			.until(() -> lookups("attached") == attached + 1);
+		assertThat(followed).isNotDone();
+		this.runs.open();
+		EntityExchangeResult<byte[]> answered = first.get(10, TimeUnit.SECONDS);
+		EntityExchangeResult<byte[]> live = followed.get(10, TimeUnit.SECONDS);
+		double replayed = lookups("replayed");
+		EntityExchangeResult<byte[]> completed = get(location, key, CLIENT);
+
+		assertThat(answered.getStatus().value()).isEqualTo(200);
+		assertThat(text(answered)).contains("run 1 chunk 1", "run 1 chunk 2");
+		for (EntityExchangeResult<byte[]> replay : List.of(live, completed)) {
+			assertThat(replay.getStatus().value()).isEqualTo(200);
+			assertThat(text(replay)).isEqualTo(text(answered));
+			assertThat(replay.getResponseHeaders().getContentType())
+				.isEqualTo(answered.getResponseHeaders().getContentType());
+			assertThat(replay.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+		}
+		assertThat(lookups("replayed")).isEqualTo(replayed + 1);
+		assertThat(this.runs.of("held-events")).isEqualTo(1);
 	}
 
 	@Test

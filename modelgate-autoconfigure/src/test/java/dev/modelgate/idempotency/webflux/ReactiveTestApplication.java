@@ -311,6 +311,16 @@ public class ReactiveTestApplication {
 						.map((i) -> ServerSentEvent.builder("run " + run + " chunk " + i).event("chunk").build()))));
 		}
 
+		/** One event, the gate, a second event; a duplicate meanwhile gets 409 rather than attaching. */
+		@PostMapping(path = "/held-events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+		@Idempotent(attachToStream = false)
+		Flux<ServerSentEvent<String>> heldEvents() {
+			int run = this.runs.increment("held-events");
+			return Flux.concat(Mono.just(1), this.runs.gate().then(Mono.just(2)))
+				.doOnNext((i) -> this.runs.increment("held-events-emitted"))
+				.map((i) -> ServerSentEvent.builder("run " + run + " chunk " + i).event("chunk").build());
+		}
+
 		@PostMapping(path = "/uploads", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
 		@Idempotent
 		Mono<String> upload(ServerWebExchange exchange) {

@@ -57,8 +57,9 @@ public interface IdempotencyListener {
 
 	/**
 	 * Called once per request to the status resource, with what it answered: {@code in_progress},
-	 * {@code replayed}, {@code spent}, {@code result_unavailable}, {@code stream}, {@code unknown},
-	 * {@code invalid} (a bad token, key or identity) or {@code store_unavailable}.
+	 * {@code attached} (it follows a running stream), {@code replayed}, {@code spent},
+	 * {@code result_unavailable}, {@code unknown}, {@code invalid} (a bad token, key or identity) or
+	 * {@code store_unavailable}.
 	 * @param outcome the answer, as a metric tag value
 	 */
 	default void onStatusLookup(String outcome) {

@@ -162,17 +162,6 @@ public record IdempotencyProblem(int status, String code, String title, String d
 	}
 
 	/**
-	 * {@return 409 {@code idempotency_status_stream}}: the status resource does not replay a completed
-	 * stream; the request itself, sent again with its key, does
-	 */
-	public static IdempotencyProblem statusStream() {
-		return new IdempotencyProblem(409, "idempotency_status_stream", "Stream completed",
-				"The request for this idempotency key completed with a Server-Sent Events stream. Send the "
-						+ "request again with the same key to have the stream replayed.",
-				null);
-	}
-
-	/**
 	 * {@return 503 {@code idempotency_store_unavailable}}
 	 * @param retryAfter when to look again
 	 */

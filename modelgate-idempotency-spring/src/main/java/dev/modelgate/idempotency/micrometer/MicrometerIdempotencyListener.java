@@ -36,8 +36,8 @@ import dev.modelgate.idempotency.core.IdempotencyOutcome;
  * recorded stream, of the time the library added before the first event reached the client (the
  * store writes, then the write to the connection);</li>
  * <li>{@value #STATUS_LOOKUPS}: a counter tagged {@code outcome}, one per request to the status
- * resource ({@code status-path}): {@code in_progress}, {@code replayed}, {@code spent},
- * {@code result_unavailable}, {@code stream}, {@code unknown}, {@code invalid} or
+ * resource ({@code status-path}): {@code in_progress}, {@code attached} (following a running stream),
+ * {@code replayed}, {@code spent}, {@code result_unavailable}, {@code unknown}, {@code invalid} or
  * {@code store_unavailable}. No endpoint tag: the lookup names no route, only a token.</li>
  * </ul>
  * Stream outcomes are decisions like the others: {@code stream_recorded}, {@code stream_replayed},

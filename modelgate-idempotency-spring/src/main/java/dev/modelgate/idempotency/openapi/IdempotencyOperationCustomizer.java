@@ -119,12 +119,14 @@ public class IdempotencyOperationCustomizer implements GlobalOperationCustomizer
 	private Operation statusOperation() {
 		ApiResponses responses = new ApiResponses()
 			.addApiResponse("200", new ApiResponse().description("The request completed: its recorded response, "
-					+ "status, headers and body, byte for byte (the status may be any the request got).")
+					+ "status, headers and body, byte for byte (the status may be any the request got); a recorded "
+					+ "Server-Sent Events stream is replayed, and a running one is followed when the client accepts "
+					+ "text/event-stream (Last-Event-ID resumes after that event).")
 				.addHeaderObject(KeyedRequestSettings.REPLAYED_HEADER,
 						new Header().description("true: a replay of the key's first response")
 							.schema(new BooleanSchema())))
-			.addApiResponse("202", new ApiResponse().description("The request is still running; ask again after "
-					+ "Retry-After seconds.")
+			.addApiResponse("202", new ApiResponse().description("The request is still running (a stream that has "
+					+ "not begun, or a client that does not accept text/event-stream); ask again after Retry-After seconds.")
 				.addHeaderObject("Retry-After", new Header().description("Seconds to wait before asking again")
 					.schema(new IntegerSchema())));
 		Map<String, String> problems = new LinkedHashMap<>();
@@ -132,8 +134,6 @@ public class IdempotencyOperationCustomizer implements GlobalOperationCustomizer
 				+ this.headerName + " header is missing or invalid (idempotency_key_missing, idempotency_key_invalid).");
 		problems.put("404", "No request with this key and token is known for this client (idempotency_key_unknown); "
 				+ "another client's key is answered the same.");
-		problems.put("409", "The request completed with a Server-Sent Events stream (idempotency_status_stream): "
-				+ "send the request again with the same key to have it replayed.");
 		problems.put("410", "The request ran and its response is no longer kept (idempotency_key_spent) or was "
 				+ "never kept (idempotency_result_unavailable); it will not run again with this key.");
 		problems.put("503", "The idempotency store is unavailable (idempotency_store_unavailable); ask again after "
@@ -231,7 +231,7 @@ public class IdempotencyOperationCustomizer implements GlobalOperationCustomizer
 						"idempotency_request_unreadable", "idempotency_request_in_progress",
 						"idempotency_result_unavailable", "idempotency_request_too_large", "idempotency_key_reused",
 						"idempotency_key_spent", "idempotency_store_unavailable", "idempotency_key_unknown",
-						"idempotency_status_token_invalid", "idempotency_status_stream")));
+						"idempotency_status_token_invalid")));
 	}
 
 }

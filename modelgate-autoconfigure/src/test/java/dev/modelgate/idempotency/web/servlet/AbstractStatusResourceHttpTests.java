@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.web.servlet;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -57,7 +58,7 @@ abstract class AbstractStatusResourceHttpTests {
 
 	private HttpClientSupport http;
 
-	private final ExecutorService pool = Executors.newSingleThreadExecutor();
+	private final ExecutorService pool = Executors.newCachedThreadPool();
 
 	@BeforeEach
 	void setUp() {
@@ -126,6 +127,44 @@ abstract class AbstractStatusResourceHttpTests {
 		assertThat(this.invocations.count("slow")).isEqualTo(1);
 		assertThat(lookups("in_progress")).isEqualTo(inProgress + 1);
 		assertThat(lookups("replayed")).isEqualTo(replayed + 1);
+	}
+
+	/**
+	 * A stream's status, asked for with {@code Accept: text/event-stream}, is the stream itself: followed
+	 * from the store while it runs, replayed once it completed, the same bytes as its own client got.
+	 * Without that {@code Accept}, a running stream is 202 like any request.
+	 */
+	@Test
+	void aStreamIsFollowedWhileItRunsAndReplayedOnceItCompleted() throws Exception {
+		this.invocations.close();
+		String key = UUID.randomUUID().toString();
+		Future<HttpResponse<byte[]>> first = this.pool.submit(() -> this.http.postJson("/events-no-attach", key, "{}"));
+		this.invocations.awaitCount("events-sent", 1);
+		String location = duplicateLocation("/events-no-attach", "events", key);
+		assertThat(this.http.getKeyed(location, key).statusCode()).isEqualTo(202);
+
+		double attached = lookups("attached");
+		Future<HttpResponse<byte[]>> followed = this.pool
+			.submit(() -> this.http.getKeyed(location, key, "Accept", "text/event-stream"));
+		await("the lookup to follow the running stream").atMost(Duration.ofSeconds(10))
+			.until(() -> lookups("attached") == attached + 1);
+		assertThat(followed).isNotDone();
+		this.invocations.open();
+		HttpResponse<byte[]> answered = first.get(10, TimeUnit.SECONDS);
+		HttpResponse<byte[]> live = followed.get(10, TimeUnit.SECONDS);
+		double replayed = lookups("replayed");
+		HttpResponse<byte[]> completed = this.http.getKeyed(location, key);
+
+		assertThat(answered.statusCode()).isEqualTo(200);
+		assertThat(text(answered)).contains("{\"n\":1}", "{\"n\":2}");
+		for (HttpResponse<byte[]> replay : List.of(live, completed)) {
+			assertThat(replay.statusCode()).isEqualTo(200);
+			assertThat(text(replay)).isEqualTo(text(answered));
+			assertThat(replay.headers().firstValue("Content-Type")).isEqualTo(answered.headers().firstValue("Content-Type"));
+			assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		}
+		assertThat(lookups("replayed")).isEqualTo(replayed + 1);
+		assertThat(this.invocations.count("events")).isEqualTo(1);
 	}
 
 	@Test

@@ -2,6 +2,7 @@ package dev.modelgate.idempotency.web.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -28,6 +29,10 @@ import dev.modelgate.idempotency.web.KeyedRequestSettings;
  * One request to the {@link StatusResource}: the token and the key, then the client identity, then
  * the store's answer, to one {@link HttpAction}: {@link HttpAction.Pending} (202) while the request
  * runs, {@link HttpAction.Replay} once it completed, or a {@link HttpAction.Reject}. Nothing runs.
+ * A stream is followed from the store as a duplicate follows it: {@link HttpAction#REPLAY_STREAM} once
+ * it completed, {@link HttpAction#ATTACH} while it runs for a client that accepts
+ * {@code text/event-stream}; the adapter reports what it found with {@link #followed} or
+ * {@link #notFollowed}.
  *
  * <p>The store is asked with {@code begin} for the token's fingerprint, in the scope this client's
  * identity gives, with a short lease: a record answers what it holds; no record means the lease was
@@ -54,8 +59,11 @@ public final class StatusLookup {
 
 	private @Nullable String scope;
 
-	StatusLookup(HttpDecision http, String token, List<String> keyValues) {
+	private final boolean acceptsStream;
+
+	StatusLookup(HttpDecision http, String token, List<String> keyValues, @Nullable String accept) {
 		this.http = http;
+		this.acceptsStream = accept != null && accept.toLowerCase(Locale.ROOT).contains("text/event-stream");
 		try {
 			this.token = StatusToken.decode(token);
 		}
@@ -169,10 +177,7 @@ public final class StatusLookup {
 	private HttpAction answer(BeginResult result) {
 		return switch (result.outcome()) {
 			case ACQUIRED, MISMATCH -> refuse("unknown", IdempotencyProblem.keyUnknown());
-			case IN_PROGRESS -> {
-				report("in_progress");
-				yield new HttpAction.Pending(this.http.settings().retryAfter());
-			}
+			case IN_PROGRESS -> this.acceptsStream ? HttpAction.ATTACH : pending();
 			case SPENT -> refuse("spent", IdempotencyProblem.keySpent(result.spent()));
 			case COMPLETED -> completed(result.stored());
 		};
@@ -183,7 +188,7 @@ public final class StatusLookup {
 			return refuse("result_unavailable", IdempotencyProblem.resultUnavailable());
 		}
 		if (stored.kind() == StoredOutcome.Kind.STREAM) {
-			return refuse("stream", IdempotencyProblem.statusStream());
+			return HttpAction.REPLAY_STREAM;
 		}
 		try {
 			HttpResponseRecord response = HttpResponseRecord.decode(stored);
@@ -195,10 +200,40 @@ public final class StatusLookup {
 		}
 	}
 
-	private HttpAction storeFailed(IdempotencyStoreException ex) {
+	/**
+	 * The adapter found the stream of {@link HttpAction#ATTACH} or {@link HttpAction#REPLAY_STREAM} and
+	 * follows it.
+	 * @param action what the lookup answered
+	 */
+	public void followed(HttpAction action) {
+		report((action == HttpAction.ATTACH) ? "attached" : "replayed");
+	}
+
+	/**
+	 * The scope holds no stream: a running request that does not stream (or has not begun to) is
+	 * pending; a completed stream no longer readable is unavailable.
+	 * @param action what the lookup answered, {@link HttpAction#ATTACH} or {@link HttpAction#REPLAY_STREAM}
+	 * @return the answer instead
+	 */
+	public HttpAction notFollowed(HttpAction action) {
+		return (action == HttpAction.ATTACH) ? pending()
+				: refuse("result_unavailable", IdempotencyProblem.resultUnavailable());
+	}
+
+	/**
+	 * The store failed when the stream was first read.
+	 * @param ex the failure
+	 * @return the 503
+	 */
+	public HttpAction storeFailed(IdempotencyStoreException ex) {
 		logger.warn("Idempotency store unavailable for a status lookup of scope " + this.scope + "; answering 503: "
 				+ ex.describe());
 		return refuse("store_unavailable", IdempotencyProblem.storeUnavailable(this.http.settings().retryAfter()));
+	}
+
+	private HttpAction pending() {
+		report("in_progress");
+		return new HttpAction.Pending(this.http.settings().retryAfter());
 	}
 
 	private HttpAction refuse(String outcome, IdempotencyProblem problem) {
@@ -226,7 +261,8 @@ public final class StatusLookup {
 		return known;
 	}
 
-	private String scope() {
+	/** {@return the scope the lookup names}, once {@link #identify} let it go on */
+	public String scope() {
 		String known = this.scope;
 		if (known == null) {
 			throw new IllegalStateException("The scope is known once the identity is");

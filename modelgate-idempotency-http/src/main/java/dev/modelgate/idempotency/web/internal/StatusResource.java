@@ -2,6 +2,8 @@ package dev.modelgate.idempotency.web.internal;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The status resource of keyed requests (property {@code status-path}), the same on every web stack:
  * a duplicate answered 409 carries {@code Location: <path>/<token>} ({@link StatusToken}), and a
@@ -47,10 +49,12 @@ public final class StatusResource {
 	 * Starts a lookup.
 	 * @param path the request's path within the application ({@link #isLookup} said yes)
 	 * @param keyValues the key header's values
+	 * @param accept the request's {@code Accept} values, joined, or {@code null}: a client that accepts
+	 * {@code text/event-stream} follows a running request's stream
 	 * @return the lookup; ask its {@link StatusLookup#refusal()} first
 	 */
-	public StatusLookup start(String path, List<String> keyValues) {
-		return new StatusLookup(this.http, path.substring(this.prefix.length()), keyValues);
+	public StatusLookup start(String path, List<String> keyValues, @Nullable String accept) {
+		return new StatusLookup(this.http, path.substring(this.prefix.length()), keyValues, accept);
 	}
 
 }

@@ -18,7 +18,9 @@ import dev.modelgate.idempotency.Idempotent;
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyKey;
 import dev.modelgate.idempotency.core.IdempotencyListener;
+import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyScope;
+import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.web.HttpResponseRecord;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
@@ -76,7 +78,7 @@ class StatusLookupTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "not+base64/", "%%%", "UE9TVA", "UE9TVAovb3JkZXJzCnNob3J0" })
 	void aTokenThisLibraryDidNotWriteIsRefusedWith400BeforeTheStoreIsAsked(String token) {
-		StatusLookup lookup = resource().start("/idempotency-status/" + token, List.of("k-1"));
+		StatusLookup lookup = resource().start("/idempotency-status/" + token, List.of("k-1"), null);
 
 		assertThat(lookup.refusal()).isInstanceOfSatisfying(HttpAction.Reject.class, (reject) -> {
 			assertThat(reject.problem().status()).isEqualTo(400);
@@ -90,7 +92,7 @@ class StatusLookupTests {
 		for (String text : List.of("POST\n\n" + FINGERPRINT, "POST\n/orders\nABC", "POST /x\n/orders\n" + FINGERPRINT,
 				"POST\n/orders\n" + FINGERPRINT + "\nmore")) {
 			String token = Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.UTF_8));
-			assertThat(resource().start("/idempotency-status/" + token, List.of("k-1")).refusal())
+			assertThat(resource().start("/idempotency-status/" + token, List.of("k-1"), null).refusal())
 				.as(text)
 				.isInstanceOf(HttpAction.Reject.class);
 		}
@@ -100,9 +102,9 @@ class StatusLookupTests {
 	void aLookupWithoutKeyOrWithAnInvalidOneIsRefusedWith400() {
 		String path = "/idempotency-status/" + new StatusToken("POST", "/orders", FINGERPRINT).encode();
 
-		assertThat(((HttpAction.Reject) resource().start(path, List.of()).refusal()).problem().code())
+		assertThat(((HttpAction.Reject) resource().start(path, List.of(), null).refusal()).problem().code())
 			.isEqualTo("idempotency_key_missing");
-		assertThat(((HttpAction.Reject) resource().start(path, List.of("a b")).refusal()).problem().code())
+		assertThat(((HttpAction.Reject) resource().start(path, List.of("a b"), null).refusal()).problem().code())
 			.isEqualTo("idempotency_key_invalid");
 	}
 
@@ -151,7 +153,7 @@ class StatusLookupTests {
 
 		HttpAction answer = lookUp("principal:alice", "k-1");
 		StatusLookup otherRequest = resource().start(
-				"/idempotency-status/" + new StatusToken("POST", "/orders", "b".repeat(64)).encode(), List.of("k-1"));
+				"/idempotency-status/" + new StatusToken("POST", "/orders", "b".repeat(64)).encode(), List.of("k-1"), null);
 		otherRequest.identify("principal:alice");
 
 		assertThat(answer).isInstanceOfSatisfying(HttpAction.Replay.class, (replay) -> {
@@ -160,6 +162,53 @@ class StatusLookupTests {
 					replay.response().bodyLength(), StandardCharsets.UTF_8)).isEqualTo("{\"id\":1}");
 		});
 		assertThat(((HttpAction.Reject) otherRequest.lookUp(this.coordinator)).problem().status()).isEqualTo(404);
+	}
+
+	@Test
+	void aRunningStreamIsFollowedByAClientThatAcceptsEventsAndACompletedOneIsReplayed() {
+		String scope = scope("principal:alice", "k-1");
+		this.store.begin(scope, FINGERPRINT, "t-1", Duration.ofSeconds(30));
+		HttpAction.Pending pending = new HttpAction.Pending(Duration.ofSeconds(2));
+
+		StatusLookup events = lookup("principal:alice", "k-1", "application/json, text/event-stream");
+		HttpAction running = events.lookUp(this.coordinator);
+		HttpAction json = lookUp("principal:alice", "k-1");
+		HttpAction notBegun = events.notFollowed(running);
+		this.store.openStream(scope, "t-1", new byte[] { 1 });
+		this.store.completeStream(scope, "t-1", Duration.ofHours(1));
+		StatusLookup completed = lookup("principal:alice", "k-1", null);
+		HttpAction done = completed.lookUp(this.coordinator);
+		completed.followed(done);
+		HttpAction gone = completed.notFollowed(done);
+
+		assertThat(running).isEqualTo(HttpAction.ATTACH);
+		assertThat(json).isEqualTo(pending);
+		assertThat(notBegun).isEqualTo(pending);
+		assertThat(done).isEqualTo(HttpAction.REPLAY_STREAM);
+		assertThat(((HttpAction.Reject) gone).problem().code()).isEqualTo("idempotency_result_unavailable");
+		assertThat(this.outcomes).containsExactly("in_progress", "in_progress", "replayed", "result_unavailable");
+	}
+
+	@Test
+	void aStoreThatCannotBeAskedIs503WithRetryAfter() {
+		InMemoryIdempotencyStore down = new InMemoryIdempotencyStore() {
+
+			@Override
+			public BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
+				throw new IdempotencyStoreException("connection refused");
+			}
+
+		};
+		StatusLookup lookup = lookup("principal:alice", "k-1", null);
+
+		HttpAction answer = lookup.lookUp(new IdempotencyCoordinator(down, this.heartbeats));
+
+		assertThat(answer).isInstanceOfSatisfying(HttpAction.Reject.class, (reject) -> {
+			assertThat(reject.problem().status()).isEqualTo(503);
+			assertThat(reject.problem().code()).isEqualTo("idempotency_store_unavailable");
+			assertThat(reject.problem().retryAfter()).isEqualTo(Duration.ofSeconds(2));
+		});
+		assertThat(this.outcomes).containsExactly("store_unavailable");
 	}
 
 	@Test
@@ -187,11 +236,15 @@ class StatusLookupTests {
 	}
 
 	private HttpAction lookUp(String identity, String key) {
+		return lookup(identity, key, null).lookUp(this.coordinator);
+	}
+
+	private StatusLookup lookup(String identity, String key, String accept) {
 		StatusLookup lookup = resource().start(
-				"/idempotency-status/" + new StatusToken("POST", "/orders", FINGERPRINT).encode(), List.of(key));
+				"/idempotency-status/" + new StatusToken("POST", "/orders", FINGERPRINT).encode(), List.of(key), accept);
 		assertThat(lookup.refusal()).isNull();
 		assertThat(lookup.identify(identity)).isNull();
-		return lookup.lookUp(this.coordinator);
+		return lookup;
 	}
 
 	private static String scope(String identity, String key) {

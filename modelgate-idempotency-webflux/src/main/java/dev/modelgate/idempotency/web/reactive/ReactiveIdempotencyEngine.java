@@ -186,9 +186,9 @@ public class ReactiveIdempotencyEngine {
 			ServerHttpRequest request = exchange.getRequest();
 			List<String> values = HeaderValues.of(request.getHeaders(), this.settings.headerName());
 			StatusLookup lookup = status.start(request.getPath().pathWithinApplication().value(),
-					(values != null) ? values : List.of());
+					(values != null) ? values : List.of(), String.join(",", HeaderValues.all(request.getHeaders(), "Accept")));
 			if (lookup.refusal() != null) {
-				return answerStatus(lookup.refusal(), exchange);
+				return answerStatus(lookup, lookup.refusal(), exchange);
 			}
 			return this.identityResolver.resolve(exchange)
 				.singleOptional()
@@ -197,11 +197,20 @@ public class ReactiveIdempotencyEngine {
 						(ex) -> Mono.just(Optional.of(lookup.identityAmbiguous(ex))))
 				.flatMap((refused) -> refused.isPresent() ? Mono.just(refused.get())
 						: Mono.fromFuture(lookup.lookUp(this.coordinator), true).publishOn(this.timers))
-				.flatMap((action) -> answerStatus(action, exchange));
+				.flatMap((action) -> answerStatus(lookup, action, exchange));
 		});
 	}
 
-	private Mono<Void> answerStatus(HttpAction action, ServerWebExchange exchange) {
+	private Mono<Void> answerStatus(StatusLookup lookup, HttpAction action, ServerWebExchange exchange) {
+		if (action == HttpAction.ATTACH || action == HttpAction.REPLAY_STREAM) {
+			return this.streams.follow(lookup.scope(), lastEventId(exchange), exchange.getResponse())
+				.flatMap((following) -> following.map((stream) -> {
+					lookup.followed(action);
+					return stream;
+				}).orElseGet(() -> answerStatus(lookup, lookup.notFollowed(action), exchange)))
+				.onErrorResume(IdempotencyStoreException.class,
+						(ex) -> answerStatus(lookup, lookup.storeFailed(ex), exchange));
+		}
 		if (action instanceof HttpAction.Pending pending) {
 			ServerHttpResponse response = exchange.getResponse();
 			response.setStatusCode(HttpStatusCode.valueOf(202));

@@ -405,7 +405,8 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	private void lookUpStatus(StatusResource status, HttpServletRequest request, HttpServletResponse response)
 			throws IOException {
 		StatusLookup lookup = status.start(pathWithinApplication(request),
-				Collections.list(request.getHeaders(this.settings.headerName())));
+				Collections.list(request.getHeaders(this.settings.headerName())),
+				String.join(",", Collections.list(request.getHeaders("Accept"))));
 		HttpAction action = lookup.refusal();
 		if (action == null) {
 			try {
@@ -418,6 +419,12 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		if (action == null) {
 			action = lookup.lookUp(this.coordinator);
 		}
+		if (action == HttpAction.ATTACH || action == HttpAction.REPLAY_STREAM) {
+			action = followStatus(lookup, action, request, response);
+			if (action == null) {
+				return;
+			}
+		}
 		if (action instanceof HttpAction.Pending pending) {
 			response.setStatus(HttpServletResponse.SC_ACCEPTED);
 			response.setHeader("Cache-Control", "no-store");
@@ -428,6 +435,19 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		}
 		else {
 			reject((HttpAction.Reject) action, request, response);
+		}
+	}
+
+	/** @return {@code null} once following the stream the lookup found; else the answer instead */
+	private @Nullable HttpAction followStatus(StatusLookup lookup, HttpAction action, HttpServletRequest request,
+			HttpServletResponse response) throws IOException {
+		LastEventId from = LastEventId.parse(request.getHeader(HttpDecision.LAST_EVENT_ID));
+		try {
+			return this.follower.follow(lookup.scope(), from, request, response, () -> lookup.followed(action), () -> {
+			}) ? null : lookup.notFollowed(action);
+		}
+		catch (IdempotencyStoreException ex) {
+			return lookup.storeFailed(ex);
 		}
 	}
 
