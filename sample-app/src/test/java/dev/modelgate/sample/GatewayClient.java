@@ -39,6 +39,23 @@ final class GatewayClient {
 	}
 
 	/**
+	 * A {@code GET} of a path of the gateway (a status resource's {@code Location}), as the client
+	 * {@link #DEFAULT_AUTHORIZATION} unless the headers name another {@code Authorization}.
+	 * @param path the path
+	 * @param headerNamesAndValues headers, as name and value pairs
+	 */
+	HttpResponse<byte[]> get(String path, String... headerNamesAndValues) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(this.endpoint.resolve(path)).GET();
+		if (headerNamesAndValues.length > 0) {
+			request.headers(headerNamesAndValues);
+		}
+		if (!namesAuthorization(headerNamesAndValues)) {
+			request.header("Authorization", DEFAULT_AUTHORIZATION);
+		}
+		return send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+	}
+
+	/**
 	 * Posts a streaming request, as {@link #chat(String, String...)} does, and reads the answer line by
 	 * line as it arrives.
 	 */

@@ -42,6 +42,8 @@ final class UpstreamStub {
 
 	private volatile Hold hold;
 
+	private volatile CountDownLatch answersHeld;
+
 	private final AtomicInteger streamsCutOff = new AtomicInteger();
 
 	private UpstreamStub(HttpServer server) {
@@ -84,6 +86,7 @@ final class UpstreamStub {
 		this.delay = Duration.ZERO;
 		this.stream = null;
 		this.hold = null;
+		this.answersHeld = null;
 		this.streamsCutOff.set(0);
 	}
 
@@ -108,6 +111,16 @@ final class UpstreamStub {
 	CountDownLatch holdStreamsAfter(int events) {
 		CountDownLatch release = new CountDownLatch(1);
 		this.hold = new Hold(events, release);
+		return release;
+	}
+
+	/**
+	 * Makes each following call wait, before it answers, until the returned latch is counted down (or
+	 * 30s pass), so that a test knows the call is still running while it acts.
+	 */
+	CountDownLatch holdAnswers() {
+		CountDownLatch release = new CountDownLatch(1);
+		this.answersHeld = release;
 		return release;
 	}
 
@@ -149,6 +162,10 @@ final class UpstreamStub {
 					new String(body.readAllBytes(), StandardCharsets.UTF_8),
 					exchange.getRequestHeaders().getFirst("Idempotency-Key")));
 			sleep(this.delay);
+			CountDownLatch held = this.answersHeld;
+			if (held != null) {
+				new Hold(0, held).await();
+			}
 			Stream stream = this.stream;
 			if (stream != null) {
 				try {

@@ -37,8 +37,8 @@ public class ModelgateIdempotencyGatewayAutoConfiguration {
 			ModelgateIdempotencyProperties properties) {
 		Idempotent.InProgress inProgress = (properties.getInProgress() == ModelgateIdempotencyProperties.InProgress.WAIT)
 				? Idempotent.InProgress.WAIT : Idempotent.InProgress.REJECT;
-		return new IdempotencyGatewayFilterFactory(engine, new EndpointDefaults(
-				properties.getTtl(), properties.getLeaseTtl(), properties.getWaitTimeout(), inProgress));
+		return new IdempotencyGatewayFilterFactory(engine, new EndpointDefaults(properties.getTtl(),
+				properties.getLeaseTtl(), properties.getWaitTimeout(), inProgress, properties.getSpentKeyRetention()));
 	}
 
 }
