@@ -30,6 +30,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.ActiveProfiles;
 
 import dev.modelgate.idempotency.core.IdempotencyOutcome;
 
@@ -46,7 +47,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * counts, and every alert has a severity, a summary and a runbook section that exists.
  */
 @Tag("boot")
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "modelgate.idempotency.jdbc.table-name=modelgate_idempotency_sample_monitoring_test",
+				"spring.modulith.events.republish-outstanding-events-on-restart=false" })
+// The outbox profile (PostgreSQL and RabbitMQ): the scrape has the outbox's gauges too.
+@ActiveProfiles("outbox")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MonitoringFilesTests {
 
@@ -54,7 +59,7 @@ class MonitoringFilesTests {
 
 	private static final Set<String> ADDED_BY_PROMETHEUS = Set.of("job", "instance");
 
-	private static final Pattern METRIC = Pattern.compile("\\b(modelgate_idempotency_[a-z_]+)\\b(\\{[^}]*\\})?");
+	private static final Pattern METRIC = Pattern.compile("\\b(modelgate_(?:idempotency|outbox)_[a-z_]+)\\b(\\{[^}]*\\})?");
 
 	private static final Pattern MATCHER = Pattern.compile("(\\w+)\\s*(=~|!~|!=|=)\\s*\"([^\"]*)\"");
 
@@ -77,11 +82,13 @@ class MonitoringFilesTests {
 		gateway.chat(promptRequest("Monitor me"), "Idempotency-Key", key);
 		gateway.chat(promptRequest("Monitor me, otherwise"), "Idempotency-Key", key);
 		gateway.stream(promptRequest("Stream me", "\"stream\":true"), "Idempotency-Key", newKey());
+		// A status lookup with a token the gateway did not write: counted, as every lookup is.
+		assertThat(gateway.get("/idempotency-status/not-a-token", "Idempotency-Key", key).statusCode()).isEqualTo(400);
 		HttpResponse<String> scrape = HttpClient.newHttpClient()
 			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.managementPort + "/actuator/prometheus"))
 				.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(scrape.statusCode()).isEqualTo(200);
-		Pattern sample = Pattern.compile("^(modelgate_idempotency_[a-z_]+)(\\{(.*)\\})? ");
+		Pattern sample = Pattern.compile("^(modelgate_(?:idempotency|outbox)_[a-z_]+)(\\{(.*)\\})? ");
 		scrape.body().lines().forEach((line) -> {
 			Matcher matcher = sample.matcher(line);
 			if (matcher.find()) {
@@ -93,7 +100,8 @@ class MonitoringFilesTests {
 			}
 		});
 		assertThat(this.exported).containsKeys("modelgate_idempotency_decisions_total",
-				"modelgate_idempotency_stream_events_sum");
+				"modelgate_idempotency_stream_events_sum", "modelgate_idempotency_status_lookups_total",
+				"modelgate_outbox_publications_oldest_age_seconds");
 	}
 
 	@Test

@@ -28,21 +28,6 @@ public final class AnnotatedEndpoints {
 	/**
 	 * @param annotation the handler's annotation
 	 * @param handler the handler, named in the message of a bad attribute
-	 * @param ttl the default {@code ttl}
-	 * @param leaseTtl the default {@code leaseTtl}
-	 * @param waitTimeout how long a duplicate waits when the endpoint waits for the first request
-	 * @param inProgress the default {@code inProgress}
-	 * @return the endpoint, without its route (see {@link IdempotentEndpoint#withRoute})
-	 * @throws IllegalStateException naming the handler when an attribute is not valid
-	 */
-	public static IdempotentEndpoint of(Idempotent annotation, HandlerMethod handler, Duration ttl, Duration leaseTtl,
-			Duration waitTimeout, Idempotent.InProgress inProgress) {
-		return of(annotation, handler, new EndpointDefaults(ttl, leaseTtl, waitTimeout, inProgress));
-	}
-
-	/**
-	 * @param annotation the handler's annotation
-	 * @param handler the handler, named in the message of a bad attribute
 	 * @param defaults the global values the annotation's unset attributes take
 	 * @return the endpoint, without its route (see {@link IdempotentEndpoint#withRoute})
 	 * @throws IllegalStateException naming the handler when an attribute is not valid
