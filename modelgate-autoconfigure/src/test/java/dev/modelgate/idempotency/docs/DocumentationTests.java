@@ -13,7 +13,10 @@ import java.util.Enumeration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -219,6 +222,63 @@ class DocumentationTests {
 		Set<String> unknown = new TreeSet<>(listed);
 		unknown.removeAll(documented);
 		assertThat(unknown).as("listed in docs/CONFIGURATION.md, but no such property").isEmpty();
+	}
+
+	/**
+	 * Each default that the configuration reference and the README's table state, as the first code span
+	 * of a row's second cell, is the one the configuration metadata gives (from the properties class's
+	 * initial values); a property without one is stated without a code span ("(none)", "unset").
+	 */
+	@Test
+	void everyDefaultTheDocsStateIsTheMetadatas() throws IOException {
+		Map<String, String> defaults = metadataDefaults();
+		Pattern row = Pattern.compile("(?m)^\\| ((?:`[a-z0-9.-]+`(?:, )?)+) \\| ([^|]*) \\|");
+		Pattern name = Pattern.compile("`([a-z0-9.-]+)`");
+		List<String> wrong = new ArrayList<>();
+		int checked = 0;
+		for (Path document : List.of(ROOT.resolve("docs/CONFIGURATION.md"), ROOT.resolve("README.md"))) {
+			Matcher rows = row.matcher(read(document));
+			while (rows.find()) {
+				String cell = rows.group(2).trim();
+				String stated = cell.startsWith("`") ? cell.substring(1, cell.indexOf('`', 1)) : null;
+				Matcher names = name.matcher(rows.group(1));
+				while (names.find()) {
+					if (defaults.containsKey(names.group(1))) {
+						checked++;
+						String actual = defaults.get(names.group(1));
+						if (!Objects.equals(stated, actual)) {
+							wrong.add(ROOT.relativize(document) + ": " + names.group(1) + " is stated " + cell
+									+ ", the metadata says " + actual);
+						}
+					}
+				}
+			}
+		}
+		assertThat(wrong).isEmpty();
+		assertThat(checked).as("defaults checked").isGreaterThan(50);
+	}
+
+	/** {@return each property of the metadata, without the prefix, with its default as the docs write it, or null} */
+	private static Map<String, String> metadataDefaults() throws IOException {
+		Map<String, String> defaults = new TreeMap<>();
+		ObjectMapper mapper = new ObjectMapper();
+		Enumeration<URL> files = DocumentationTests.class.getClassLoader()
+			.getResources("META-INF/spring-configuration-metadata.json");
+		for (URL file : Collections.list(files)) {
+			try (InputStream in = file.openStream()) {
+				for (JsonNode property : mapper.readTree(in).path("properties")) {
+					String name = property.path("name").asString();
+					if (name.startsWith(PREFIX)) {
+						JsonNode value = property.path("defaultValue");
+						List<String> values = new ArrayList<>();
+						(value.isArray() ? value : List.of(value)).forEach((element) -> values.add(element.asString()));
+						defaults.put(name.substring(PREFIX.length()),
+								(value.isMissingNode() || value.isNull()) ? null : String.join(",", values));
+					}
+				}
+			}
+		}
+		return defaults;
 	}
 
 	private static boolean exists(String name, Set<String> known) {
