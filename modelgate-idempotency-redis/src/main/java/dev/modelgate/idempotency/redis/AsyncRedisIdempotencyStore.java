@@ -36,7 +36,7 @@ import dev.modelgate.idempotency.core.StreamSlice;
  * {@code EVALSHA} (an {@code EVAL} when the server has not cached the script yet) sent through Lettuce's
  * asynchronous API on the connection factory's connection, and no thread waits for its answer. Lettuce's
  * own futures measured cheaper per call than Spring Data Redis's reactive connection, which puts
- * Reactor's machinery around every command (docs/BENCHMARKS.md).
+ * Reactor's machinery around every command (dev/benchmarks-history.md).
  *
  * <p>Each call is bounded by the operation timeout: one that is not answered in time, or that Redis
  * refuses, completes with an {@link IdempotencyStoreException}, never with a made-up answer. The futures

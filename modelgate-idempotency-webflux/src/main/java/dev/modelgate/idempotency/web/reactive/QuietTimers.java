@@ -13,7 +13,7 @@ import reactor.core.scheduler.Schedulers;
  * {@code ScheduledThreadPoolExecutor} signals its thread whenever a task becomes the earliest in its
  * queue, which with nothing else queued is every lease's first renewal. A no-op every second on each
  * worker is always earlier. Kept because it pays: without it a new key cost 1.6x as much app CPU on
- * WebFlux at concurrency 16 (docs/BENCHMARKS.md).
+ * WebFlux at concurrency 16 (dev/benchmarks-history.md).
  */
 final class QuietTimers {
 
