@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.webflux;
+package dev.modelgate.idempotency.web.reactive;
 
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +26,7 @@ import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
-import dev.modelgate.idempotency.webflux.ReactiveTestApplication.Runs;
+import dev.modelgate.idempotency.web.reactive.ReactiveTestApplication.Runs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.webflux;
+package dev.modelgate.idempotency.web.reactive;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -32,8 +32,8 @@ import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
-import dev.modelgate.idempotency.webflux.ReactiveTestApplication.Runs;
-import dev.modelgate.idempotency.webflux.ReactiveTestApplication.StoreCalls;
+import dev.modelgate.idempotency.web.reactive.ReactiveTestApplication.Runs;
+import dev.modelgate.idempotency.web.reactive.ReactiveTestApplication.StoreCalls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

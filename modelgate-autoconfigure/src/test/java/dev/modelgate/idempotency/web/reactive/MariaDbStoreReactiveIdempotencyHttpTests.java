@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.webflux;
+package dev.modelgate.idempotency.web.reactive;
 
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.TestPropertySource;

@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.webflux;
+package dev.modelgate.idempotency.web.reactive;
 
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -6,10 +6,10 @@ import org.springframework.test.context.TestPropertySource;
 
 import dev.modelgate.idempotency.testsupport.RedisTestServer;
 
-/** Through the blocking Redis store on the adapter's pool, until a reactive Redis store is there. */
+/** The status resource through the blocking Redis store on the adapter's pool. */
 @TestPropertySource(properties = { "modelgate.idempotency.store=redis",
 		"spring.autoconfigure.exclude=org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
-class RedisStoreReactiveIdempotencyHttpTests extends AbstractReactiveIdempotencyHttpTests {
+class RedisStoreReactiveStatusResourceHttpTests extends AbstractReactiveStatusResourceHttpTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {

@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.webflux;
+package dev.modelgate.idempotency.web.reactive;
 
 import javax.sql.DataSource;
 

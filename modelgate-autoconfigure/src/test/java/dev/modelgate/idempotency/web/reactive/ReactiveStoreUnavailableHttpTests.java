@@ -1,4 +1,4 @@
-package dev.modelgate.idempotency.webflux;
+package dev.modelgate.idempotency.web.reactive;
 
 import java.time.Duration;
 import java.util.UUID;
@@ -21,7 +21,7 @@ import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
-import dev.modelgate.idempotency.webflux.ReactiveTestApplication.Runs;
+import dev.modelgate.idempotency.web.reactive.ReactiveTestApplication.Runs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
