@@ -43,7 +43,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>What would fail without the library: the retry of a failed run asks the model again from the first round, and
  * the model asks for every tool again (checked: {@link MockOpenAiModel#firstRounds()} and the unprotected
  * {@code lookup_order}, which runs twice). Without the wrapped manager {@code send_email} and {@code create_ticket}
- * would run a second time, as {@code lookup_order} does, and their counts would be 2.
+ * would run a second time, as {@code lookup_order} does, and their counts would be 2: with
+ * {@code -Dmodelgate.idempotency.spring-ai.enabled=false} the retry test fails on exactly that
+ * ({@code mails=2, tickets=2}), as do the Redis records test and the wrapped manager test.
  */
 @Tag("boot")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
