@@ -40,8 +40,8 @@ snippet() {
     open && mine { print }' <<<"$section"
 }
 
-install=$(grep -o -m1 '\./mvnw -B -q install -DskipTests[^`]*' <<<"$section" || true)
-[ -n "$install" ] || fail "the install command (./mvnw -B -q install -DskipTests ...) was not found"
+install=$(grep -o -m1 '\./mvnw -B -q install [^`]*' <<<"$section" || true)
+[ -n "$install" ] || fail "the install command (./mvnw -B -q install ...) was not found"
 dependencies=$(snippet xml 1)
 handler=$(snippet java 1)
 properties=$(snippet properties 1)
