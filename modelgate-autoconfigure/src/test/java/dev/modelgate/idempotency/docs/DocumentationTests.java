@@ -60,7 +60,8 @@ class DocumentationTests {
 	void everySnippetInTheReadmeNamesWhereTheBuildTestsIt() throws IOException {
 		String readme = read(ROOT.resolve("README.md"));
 		Matcher fence = FENCE.matcher(readme);
-		List<String> xmlCoordinates = new ArrayList<>();
+		List<String> xmlCoordinates = List.of();
+		String xmlSnippet = "";
 		int snippets = 0;
 		while (fence.find()) {
 			String language = fence.group(3);
@@ -75,18 +76,38 @@ class DocumentationTests {
 			switch (language) {
 				case "xml" -> {
 					List<String> coordinates = coordinates(XML_COORDINATES, snippet);
-					xmlCoordinates.addAll(coordinates);
+					xmlCoordinates = coordinates;
+					xmlSnippet = snippet;
 					String sources = sources(tested);
 					assertThat(coordinates(XML_COORDINATES, sources)).as("dependencies in %s", tested)
 						.containsAll(coordinates);
+					assertThat(linesInOrder(xmlLines(snippet), xmlLines(sources)))
+						.as("the README's xml snippet, line for line and in order, in %s", tested)
+						.isTrue();
+					Matcher boot3 = Pattern.compile("<!-- Boot 3\\.5: ([\\w.-]+) -->").matcher(snippet);
+					while (boot3.find()) {
+						assertThat(sources).as("the snippet's Spring Boot 3.5 alternative, in %s", tested)
+							.contains("<artifactId>" + boot3.group(1) + "</artifactId>");
+					}
 				}
 				case "kotlin" -> {
+					// No Gradle here can build it (see the marker), so the test says what it checks.
+					assertThat(tested).as("the Gradle snippet's marker")
+						.isEqualTo("DocumentationTests: the Maven snippet's coordinates and version");
 					Matcher gradle = Pattern.compile("\"([\\w.-]+):([\\w.-]+)(:[\\w.-]+)?\"").matcher(snippet);
 					List<String> coordinates = new ArrayList<>();
 					while (gradle.find()) {
 						coordinates.add(gradle.group(1) + ":" + gradle.group(2));
+						if (gradle.group(3) != null) {
+							assertThat(xmlSnippet).as("the version of %s in the Maven snippet above", gradle.group())
+								.containsPattern("<artifactId>" + Pattern.quote(gradle.group(2))
+										+ "</artifactId>\\s*<version>" + Pattern.quote(gradle.group(3).substring(1))
+										+ "</version>");
+							assertThat(snippet).as("a BOM is a platform in Gradle")
+								.contains("platform(" + gradle.group() + ")");
+						}
 					}
-					assertThat(coordinates).as("the Gradle snippet declares what the Maven one does")
+					assertThat(coordinates).as("the Gradle snippet declares what the Maven one above does")
 						.isNotEmpty()
 						.containsExactlyInAnyOrderElementsOf(xmlCoordinates);
 				}
@@ -98,10 +119,19 @@ class DocumentationTests {
 					}
 				}
 				case "properties" -> {
+					// The configuration metadata names every property; a file named beside it holds each line.
+					List<String> lines = tested.equals("the configuration metadata") ? List.of()
+							: List.of(sources(tested).split("\n"));
 					for (String line : snippet.split("\n")) {
+						if (line.isBlank() || line.startsWith("#")) {
+							continue;
+						}
 						String name = line.substring(0, line.indexOf('=')).trim();
 						assertThat(metadataProperties()).as("the metadata of every jar on the class path")
 							.contains(name);
+						if (!tested.equals("the configuration metadata")) {
+							assertThat(lines).as("the README's properties, in %s", tested).contains(line);
+						}
 					}
 				}
 				case "bash" -> {
@@ -117,6 +147,16 @@ class DocumentationTests {
 							while (claim.find()) {
 								assertThat(sources).as("what the README's request shows, in %s", tested)
 									.contains(claim.group());
+							}
+							// The headers it sends, and their values but the key's (any key does).
+							Matcher header = Pattern.compile("-H '([\\w-]+): ([^']*)'").matcher(line);
+							while (header.find()) {
+								assertThat(sources).as("the README's request's header, in %s", tested)
+									.contains(header.group(1));
+								if (!header.group(1).equals("Idempotency-Key")) {
+									assertThat(sources).as("the README's request's header value, in %s", tested)
+										.contains(header.group(2));
+								}
 							}
 						}
 					}
@@ -382,6 +422,28 @@ class DocumentationTests {
 		}
 		assertThat(sources).as("the files named in <!-- tested: %s -->", tested).isNotEmpty();
 		return sources.toString();
+	}
+
+	/** The lines of an XML text, without comments, leading and trailing white space, or blank lines. */
+	private static List<String> xmlLines(String xml) {
+		List<String> lines = new ArrayList<>();
+		for (String line : xml.replaceAll("(?s)<!--.*?-->", "").split("\n")) {
+			if (!line.isBlank()) {
+				lines.add(line.trim());
+			}
+		}
+		return lines;
+	}
+
+	/** Whether {@code lines} are lines of {@code text}, in their order (others may come between). */
+	private static boolean linesInOrder(List<String> lines, List<String> text) {
+		int next = 0;
+		for (String line : text) {
+			if (next < lines.size() && line.equals(lines.get(next))) {
+				next++;
+			}
+		}
+		return next == lines.size();
 	}
 
 	private static List<String> coordinates(Pattern pattern, String text) {
