@@ -13,6 +13,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.core.Ordered;
 import org.springframework.resilience.annotation.EnableResilientMethods;
 import org.springframework.resilience.annotation.Retryable;
 
@@ -61,6 +62,20 @@ class IdempotentOperationRetryableTests {
 			assertThat(payments.charge(key)).isEqualTo("charged");
 			assertThat(counters.runs).hasValue(3);
 			assertThat(store.begins).hasValue(2);
+		});
+	}
+
+	@Test
+	void anOrderOnEnableResilientMethodsLeavesTheIdempotencyAdviceOuter() {
+		this.contextRunner.withUserConfiguration(FirstRetryConfiguration.class).run((context) -> {
+			Payments payments = context.getBean(Payments.class);
+			CountingStore store = context.getBean(CountingStore.class);
+			Counters counters = context.getBean(Counters.class);
+			counters.failuresLeft.set(2);
+
+			assertThat(payments.charge(UUID.randomUUID().toString())).isEqualTo("charged");
+			assertThat(counters.runs).hasValue(3);
+			assertThat(store.begins).hasValue(1);
 		});
 	}
 
@@ -145,6 +160,12 @@ class IdempotentOperationRetryableTests {
 		Checkout checkout(Payments payments) {
 			return new Checkout(payments);
 		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableResilientMethods(order = Ordered.HIGHEST_PRECEDENCE)
+	static class FirstRetryConfiguration {
 
 	}
 
