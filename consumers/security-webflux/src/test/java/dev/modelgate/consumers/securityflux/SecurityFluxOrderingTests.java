@@ -5,9 +5,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -16,10 +18,13 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
 import org.springframework.security.web.server.WebFilterChainProxy;
 import org.springframework.web.server.WebFilter;
 
+import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.web.reactive.IdempotencyWebFilter;
 
@@ -29,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The idempotency web filter runs after Spring Security's WebFilterChainProxy, over real HTTP with HTTP Basic:
  * the authenticated principal keys the scope (the same key from two users is two records and two
  * runs), a retry by the same user is replayed, and a request Security refuses (no credentials, a wrong
- * password) gets Security's 401 while the handler and the store see nothing.
+ * password) gets Security's 401 while the handler and the store see nothing (no key is begun).
  */
 @Tag("boot")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -46,7 +51,7 @@ class SecurityFluxOrderingTests {
 	private OrderController orders;
 
 	@Autowired
-	private InMemoryIdempotencyStore store;
+	private CountingStore store;
 
 	@Autowired
 	private IdempotencyWebFilter filter;
@@ -54,6 +59,7 @@ class SecurityFluxOrderingTests {
 	@BeforeEach
 	void clearTheStore() {
 		this.store.clear();
+		this.store.begins.set(0);
 	}
 
 	@Test
@@ -110,6 +116,7 @@ class SecurityFluxOrderingTests {
 		assertThat(refused.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
 				(challenge) -> assertThat(challenge).startsWith("Basic"));
 		assertThat(this.orders.invocations()).isEqualTo(before);
+		assertThat(this.store.begins).hasValue(0);
 		assertThat(this.store.size()).isZero();
 	}
 
@@ -122,6 +129,7 @@ class SecurityFluxOrderingTests {
 
 		assertThat(refused.statusCode()).isEqualTo(401);
 		assertThat(this.orders.invocations()).isEqualTo(before);
+		assertThat(this.store.begins).hasValue(0);
 		assertThat(this.store.size()).isZero();
 
 		// The key is still free for the user once the credentials are right.
@@ -142,6 +150,29 @@ class SecurityFluxOrderingTests {
 					"Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
 		}
 		return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	@TestConfiguration(proxyBeanMethods = false)
+	static class CountingStoreConfiguration {
+
+		@Bean
+		CountingStore countingStore() {
+			return new CountingStore();
+		}
+
+	}
+
+	/** The memory store, counting how often a key is begun. */
+	static class CountingStore extends InMemoryIdempotencyStore {
+
+		final AtomicInteger begins = new AtomicInteger();
+
+		@Override
+		public synchronized BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
+			this.begins.incrementAndGet();
+			return super.begin(scope, fingerprint, token, leaseTtl);
+		}
+
 	}
 
 }

@@ -5,8 +5,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -15,8 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
 
+import dev.modelgate.idempotency.core.BeginResult;
 import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 import dev.modelgate.idempotency.web.servlet.IdempotencyFilter;
 
@@ -26,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The idempotency filter runs after Spring Security's filter chain, over real HTTP with HTTP Basic:
  * the authenticated principal keys the scope (the same key from two users is two records and two
  * runs), a retry by the same user is replayed, and a request Security refuses (no credentials, a wrong
- * password) gets Security's 401 while the handler and the store see nothing.
+ * password) gets Security's 401 while the handler and the store see nothing (no key is begun).
  */
 @Tag("boot")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -43,7 +48,7 @@ class SecurityOrderingTests {
 	private OrderController orders;
 
 	@Autowired
-	private InMemoryIdempotencyStore store;
+	private CountingStore store;
 
 	@Autowired
 	private IdempotencyFilter filter;
@@ -51,6 +56,7 @@ class SecurityOrderingTests {
 	@BeforeEach
 	void clearTheStore() {
 		this.store.clear();
+		this.store.begins.set(0);
 	}
 
 	@Test
@@ -103,6 +109,7 @@ class SecurityOrderingTests {
 		assertThat(refused.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
 				(challenge) -> assertThat(challenge).startsWith("Basic"));
 		assertThat(this.orders.invocations()).isEqualTo(before);
+		assertThat(this.store.begins).hasValue(0);
 		assertThat(this.store.size()).isZero();
 	}
 
@@ -115,6 +122,7 @@ class SecurityOrderingTests {
 
 		assertThat(refused.statusCode()).isEqualTo(401);
 		assertThat(this.orders.invocations()).isEqualTo(before);
+		assertThat(this.store.begins).hasValue(0);
 		assertThat(this.store.size()).isZero();
 
 		// The key is still free for the user once the credentials are right.
@@ -135,6 +143,29 @@ class SecurityOrderingTests {
 					"Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
 		}
 		return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	@TestConfiguration(proxyBeanMethods = false)
+	static class CountingStoreConfiguration {
+
+		@Bean
+		CountingStore countingStore() {
+			return new CountingStore();
+		}
+
+	}
+
+	/** The memory store, counting how often a key is begun. */
+	static class CountingStore extends InMemoryIdempotencyStore {
+
+		final AtomicInteger begins = new AtomicInteger();
+
+		@Override
+		public synchronized BeginResult begin(String scope, String fingerprint, String token, Duration leaseTtl) {
+			this.begins.incrementAndGet();
+			return super.begin(scope, fingerprint, token, leaseTtl);
+		}
+
 	}
 
 }
