@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * after keyed traffic (a first run, a replay, a key reused, a recorded stream): every metric an
  * expression names is exported, every label it selects or groups by is on that metric (or is one
  * Prometheus adds: {@code job}, {@code instance}), every {@code outcome} it names is one the library
- * counts, and every alert has a severity, a summary and a runbook section that exists.
+ * counts, and every alert has a severity, a summary and a runbook URL whose section exists.
  */
 @Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -124,8 +124,8 @@ class MonitoringFilesTests {
 			assertThat(((Map<?, ?>) rule.get("labels")).get("severity")).as(name).isIn("critical", "warning", "info");
 			Map<?, ?> annotations = (Map<?, ?>) rule.get("annotations");
 			assertThat((String) annotations.get("summary")).as(name).isNotBlank();
-			String runbook = (String) annotations.get("runbook");
-			assertThat(runbook).as(name).startsWith("docs/OPERATIONS.md#");
+			String runbook = (String) annotations.get("runbook_url");
+			assertThat(runbook).as(name).startsWith(projectUrl() + "/blob/main/docs/OPERATIONS.md#");
 			assertThat(runbookSections).as("the runbook section of %s", name)
 				.contains(runbook.substring(runbook.indexOf('#') + 1));
 		}
@@ -204,6 +204,14 @@ class MonitoringFilesTests {
 			}
 		}
 		return anchors;
+	}
+
+	/** {@return the project's URL, as the published poms name it} */
+	private static String projectUrl() throws IOException {
+		Matcher url = Pattern.compile("<url>(https://github.com/[^<]+)</url>")
+			.matcher(Files.readString(repositoryRoot().resolve("build-parent/pom.xml")));
+		assertThat(url.find()).as("the project's URL in build-parent/pom.xml").isTrue();
+		return url.group(1);
 	}
 
 	private static Path repositoryRoot() {
