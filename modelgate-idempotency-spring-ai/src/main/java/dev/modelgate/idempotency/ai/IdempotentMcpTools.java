@@ -9,9 +9,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -41,6 +43,11 @@ import dev.modelgate.idempotency.core.ResultCodec;
  * {@code -32602}, data {@code code} {@code idempotency_key_reused}), as a retry of an HTTP request with
  * another body is. A result marked {@code isError}, or an exception the tool throws, is not kept: a retry
  * runs the tool again, as after a 5xx answer.
+ *
+ * <p>A call without the {@code _meta} entry may carry its key in the HTTP {@link #HEADER} header of its
+ * streamable HTTP request, when the server's transport copies that header into the transport context
+ * with {@link #transportContext(String)} (its {@code contextExtractor}). When both are present, the
+ * {@code _meta} entry wins: it belongs to the call, the header to the HTTP request.
  */
 public final class IdempotentMcpTools {
 
@@ -53,6 +60,12 @@ public final class IdempotentMcpTools {
 
 	/** The {@code _meta} entry of a result that was recorded earlier and not made again. */
 	public static final String REPLAYED_META_KEY = "dev.modelgate/idempotent-replayed";
+
+	/**
+	 * The HTTP header of a {@code tools/call} request that holds its idempotency key when {@code _meta}
+	 * does not, and the name of the transport context entry {@link #transportContext(String)} puts it in.
+	 */
+	public static final String HEADER = "Idempotency-Key";
 
 	/** The operation of a served tool's calls is this prefix and the tool's name. */
 	public static final String OPERATION_PREFIX = "mcp.tool.";
@@ -80,6 +93,9 @@ public final class IdempotentMcpTools {
 		JsonCodec codec = new JsonCodec(McpJsonDefaults.getMapper());
 		return new SyncToolSpecification(tool.tool(), (exchange, request) -> {
 			Object key = (request.meta() != null) ? request.meta().get(META_KEY) : null;
+			if (key == null) {
+				key = header(exchange);
+			}
 			if (key == null) {
 				return tool.callHandler().apply(exchange, request);
 			}
@@ -144,6 +160,21 @@ public final class IdempotentMcpTools {
 	public static List<SyncToolSpecification> protect(List<SyncToolSpecification> tools,
 			IdempotencyTemplate template, Duration waitTimeout) {
 		return tools.stream().map((tool) -> protect(tool, template, waitTimeout)).toList();
+	}
+
+	/**
+	 * {@return the transport context of a request whose {@link #HEADER} header has this value} Given to
+	 * the {@code contextExtractor} of a streamable HTTP server transport, for example
+	 * {@code (request) -> IdempotentMcpTools.transportContext(request.getHeader(IdempotentMcpTools.HEADER))}
+	 * @param header the header's value, or {@code null} when the request has none
+	 */
+	public static McpTransportContext transportContext(String header) {
+		return (header != null) ? McpTransportContext.create(Map.of(HEADER, header)) : McpTransportContext.EMPTY;
+	}
+
+	private static Object header(McpSyncServerExchange exchange) {
+		McpTransportContext context = (exchange != null) ? exchange.transportContext() : null;
+		return (context != null) ? context.get(HEADER) : null;
 	}
 
 	private static CallToolResult replayed(CallToolResult result) {

@@ -93,7 +93,10 @@ abstract class AbstractMcpToolsTests {
 				}
 			}));
 		}
-		this.transport = HttpServletStreamableServerTransportProvider.builder().mcpEndpoint("/mcp").build();
+		this.transport = HttpServletStreamableServerTransportProvider.builder()
+			.mcpEndpoint("/mcp")
+			.contextExtractor((request) -> IdempotentMcpTools.transportContext(request.getHeader(IdempotentMcpTools.HEADER)))
+			.build();
 		this.server = McpServer.sync(this.transport)
 			.serverInfo("tools", "1")
 			.capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
@@ -116,10 +119,20 @@ abstract class AbstractMcpToolsTests {
 	}
 
 	private McpSyncClient newClient() {
+		return newClient(null);
+	}
+
+	/** A client whose every HTTP request carries this {@code Idempotency-Key} header, unless it is null. */
+	private McpSyncClient newClient(String headerKey) {
+		HttpClientStreamableHttpTransport.Builder transport = HttpClientStreamableHttpTransport
+			.builder("http://localhost:" + this.tomcat.getConnector().getLocalPort())
+			.endpoint("/mcp");
+		if (headerKey != null) {
+			transport.httpRequestCustomizer((builder, method, uri, body, context) -> builder
+				.header(IdempotentMcpTools.HEADER, headerKey));
+		}
 		McpSyncClient created = McpClient
-			.sync(HttpClientStreamableHttpTransport.builder("http://localhost:" + this.tomcat.getConnector().getLocalPort())
-				.endpoint("/mcp")
-				.build())
+			.sync(transport.build())
 			.requestTimeout(Duration.ofSeconds(30))
 			.build();
 		created.initialize();
@@ -141,6 +154,10 @@ abstract class AbstractMcpToolsTests {
 			request.meta(Map.of(IdempotentMcpTools.META_KEY, key));
 		}
 		return this.client.callTool(request.build());
+	}
+
+	private static CallToolRequest.Builder sendEmailRequest(String to) {
+		return CallToolRequest.builder("send_email").arguments(Map.of("to", to, "text", "the weekly report"));
 	}
 
 	private static String text(CallToolResult result) {
@@ -178,6 +195,54 @@ abstract class AbstractMcpToolsTests {
 			reconnected.closeGracefully();
 		}
 		assertThat(this.tools.mailsTo("ann@example.com")).isEqualTo(1);
+	}
+
+	@Test
+	void aKeySentOnlyAsTheHttpHeaderRunsTheToolOnceAndReplaysTheRetries() {
+		String key = UUID.randomUUID().toString();
+		McpSyncClient withHeader = newClient(key);
+		try {
+			CallToolResult first = withHeader.callTool(sendEmailRequest("ann@example.com").build());
+			CallToolResult second = withHeader.callTool(sendEmailRequest("ann@example.com").build());
+			CallToolResult third = withHeader.callTool(sendEmailRequest("ann@example.com").build());
+
+			assertThat(this.tools.mailsTo("ann@example.com")).isEqualTo(1);
+			assertThat(first.meta()).isNullOrEmpty();
+			assertThat(List.of(second, third)).allSatisfy((retry) -> {
+				assertThat(text(retry)).isEqualTo(text(first));
+				assertThat(retry.meta()).containsEntry(IdempotentMcpTools.REPLAYED_META_KEY, true);
+			});
+		}
+		finally {
+			withHeader.closeGracefully();
+		}
+		for (int i = 0; i < 3; i++) {
+			CallToolResult unkeyed = sendEmail("ann@example.com", null);
+			assertThat(unkeyed.meta()).isNullOrEmpty();
+		}
+		assertThat(this.tools.mailsTo("ann@example.com")).as("one run with the header, three without a key")
+			.isEqualTo(4);
+	}
+
+	@Test
+	void aKeyInMetaWinsOverTheHttpHeader() {
+		String headerKey = UUID.randomUUID().toString();
+		McpSyncClient withHeader = newClient(headerKey);
+		try {
+			CallToolResult first = withHeader.callTool(sendEmailRequest("ann@example.com")
+				.meta(Map.of(IdempotentMcpTools.META_KEY, UUID.randomUUID().toString()))
+				.build());
+			CallToolResult second = withHeader.callTool(sendEmailRequest("ann@example.com")
+				.meta(Map.of(IdempotentMcpTools.META_KEY, UUID.randomUUID().toString()))
+				.build());
+
+			assertThat(this.tools.mailsTo("ann@example.com")).isEqualTo(2);
+			assertThat(text(second)).isNotEqualTo(text(first));
+			assertThat(second.meta()).isNullOrEmpty();
+		}
+		finally {
+			withHeader.closeGracefully();
+		}
 	}
 
 	@Test
