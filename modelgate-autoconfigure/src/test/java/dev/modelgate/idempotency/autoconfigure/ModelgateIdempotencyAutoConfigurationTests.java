@@ -545,8 +545,10 @@ class ModelgateIdempotencyAutoConfigurationTests {
 		defaults.put("modelgate.idempotency.spring-ai.enabled", true);
 		defaults.put("modelgate.idempotency.spring-ai.all-tools", false);
 		defaults.put("modelgate.idempotency.spring-ai.record-model-rounds", false);
-		// Unset by default: no identity header, no headers beyond the built-in allowlist, no encryption.
+		// Unset by default: no identity header, no headers beyond the built-in allowlist, no encryption,
+		// no status resource.
 		List<String> withoutDefault = List.of("modelgate.idempotency.client-identity-header",
+				"modelgate.idempotency.status-path",
 				"modelgate.idempotency.replay-headers", "modelgate.idempotency.routes",
 				"modelgate.idempotency.listeners", "modelgate.idempotency.encryption.active-key-id",
 				"modelgate.idempotency.encryption.keys");
