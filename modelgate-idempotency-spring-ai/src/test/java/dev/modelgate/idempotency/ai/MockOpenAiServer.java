@@ -30,7 +30,9 @@ import tools.jackson.databind.node.ObjectNode;
  * </ol>
  * Each answer gives its tool calls fresh ids, as a real model does on a re-run. The arguments may be
  * changed between runs ({@link #annText}, {@link #ticketTitle}) to play a model that words a call
- * differently.
+ * differently. A request with {@code "stream": true} is answered as OpenAI streams: server-sent
+ * {@code chat.completion.chunk} events, the text in several pieces, each tool call in its own chunk, then
+ * {@code [DONE]}.
  */
 final class MockOpenAiServer implements AutoCloseable {
 
@@ -52,6 +54,9 @@ final class MockOpenAiServer implements AutoCloseable {
 
 	/** Whether the next final answer fails with a 500 (a model round that was not paid for). */
 	volatile boolean failNextAnswer;
+
+	/** Whether the next streamed final answer breaks off after its first chunk, the connection cut. */
+	volatile boolean breakNextStream;
 
 	MockOpenAiServer() throws IOException {
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -140,6 +145,10 @@ final class MockOpenAiServer implements AutoCloseable {
 				message.put("content", results.toString());
 				choice.put("finish_reason", "stop");
 			}
+			if (request.path("stream").asBoolean(false)) {
+				stream(exchange, completion, choice);
+				return;
+			}
 			completion.putObject("usage").put("prompt_tokens", 10).put("completion_tokens", 5).put("total_tokens", 15);
 			byte[] body = JSON.writeValueAsBytes(completion);
 			exchange.getResponseHeaders().set("Content-Type", "application/json");
@@ -148,6 +157,69 @@ final class MockOpenAiServer implements AutoCloseable {
 				out.write(body);
 			}
 		}
+	}
+
+	/** The completion as server-sent chunks: a broken stream declares more bytes than it sends. */
+	private void stream(HttpExchange exchange, ObjectNode completion, ObjectNode choice) throws IOException {
+		boolean breakOff = this.breakNextStream && "stop".equals(choice.path("finish_reason").asString());
+		if (breakOff) {
+			this.breakNextStream = false;
+		}
+		exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+		exchange.sendResponseHeaders(200, breakOff ? 1_000_000 : 0);
+		OutputStream out = exchange.getResponseBody();
+		JsonNode message = choice.path("message");
+		List<ObjectNode> deltas = new java.util.ArrayList<>();
+		if (message.path("tool_calls").size() > 0) {
+			int index = 0;
+			for (JsonNode call : message.path("tool_calls")) {
+				ObjectNode delta = JSON.createObjectNode();
+				if (index == 0) {
+					delta.put("role", "assistant");
+				}
+				ObjectNode part = delta.putArray("tool_calls").addObject();
+				part.put("index", index++);
+				part.setAll((ObjectNode) call);
+				deltas.add(delta);
+			}
+		}
+		else {
+			String text = message.path("content").asString();
+			for (int from = 0; from < text.length(); from += 16) {
+				ObjectNode delta = JSON.createObjectNode();
+				if (from == 0) {
+					delta.put("role", "assistant");
+				}
+				delta.put("content", text.substring(from, Math.min(text.length(), from + 16)));
+				deltas.add(delta);
+			}
+		}
+		deltas.add(JSON.createObjectNode());
+		for (int i = 0; i < deltas.size(); i++) {
+			ObjectNode chunk = JSON.createObjectNode();
+			chunk.put("id", completion.path("id").asString());
+			chunk.put("object", "chat.completion.chunk");
+			chunk.put("created", completion.path("created").asLong());
+			chunk.put("model", completion.path("model").asString());
+			ObjectNode part = chunk.putArray("choices").addObject();
+			part.put("index", 0);
+			part.set("delta", deltas.get(i));
+			part.putNull("logprobs");
+			if (i == deltas.size() - 1) {
+				part.put("finish_reason", choice.path("finish_reason").asString());
+			}
+			else {
+				part.putNull("finish_reason");
+			}
+			out.write(("data: " + JSON.writeValueAsString(chunk) + "\n\n").getBytes(StandardCharsets.UTF_8));
+			out.flush();
+			if (breakOff) {
+				// Fewer bytes than declared: closing the exchange cuts the connection.
+				return;
+			}
+		}
+		out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+		out.close();
 	}
 
 	private static int countRounds(JsonNode request) {

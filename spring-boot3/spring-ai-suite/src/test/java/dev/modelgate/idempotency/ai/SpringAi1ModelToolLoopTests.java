@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What is Spring AI 1's own: the chat model runs the tool loop inside one call unless the
  * {@code ChatClient} has {@code ToolCallAdvisor}. The tool calls are protected all the same (the model
  * calls the manager), but the model rounds advisor sees the whole loop as one call and does not record it:
- * a re-run asks the model again.
+ * a re-run asks the model again. The same for a streamed call ({@code ToolCallAdvisor} does not stream
+ * on Spring AI 1).
  */
 class SpringAi1ModelToolLoopTests {
 
@@ -59,6 +60,34 @@ class SpringAi1ModelToolLoopTests {
 		assertThat(this.tools.mailsTo("ann@example.com")).isEqualTo(1);
 		assertThat(this.tools.tickets).hasValue(1);
 		assertThat(this.tools.lookups).hasValue(2);
+	}
+
+	@Test
+	void aStreamedCallWhoseModelRunsTheToolLoopPassesThroughUnrecordedButTheToolsStillRunOnce() {
+		ChatClient chat = SpringAiLine.agent(this.model.baseUrl(), this.manager)
+			.defaultAdvisors(new IdempotentModelRoundsAdvisor(this.template))
+			.defaultTools(this.tools)
+			.build();
+		String run = "run-" + UUID.randomUUID();
+
+		String first = streamed(chat, run);
+		String second = streamed(chat, run);
+
+		assertThat(first).contains("-to-ann@example.com", "ticket-");
+		assertThat(second).isEqualTo(first);
+		assertThat(this.model.requests()).as("three rounds, asked on each run").isEqualTo(6);
+		assertThat(this.tools.mailsTo("ann@example.com")).isEqualTo(1);
+		assertThat(this.tools.tickets).hasValue(1);
+	}
+
+	private static String streamed(ChatClient chat, String run) {
+		return String.join("", chat.prompt()
+			.user("Mail the weekly report to Ann and Bob, check order 42, open a follow-up ticket")
+			.toolContext(Map.of(IdempotentToolCallingManager.RUN_KEY, run))
+			.stream()
+			.content()
+			.collectList()
+			.block(Duration.ofSeconds(30)));
 	}
 
 	private static String agent(ChatClient chat, String run) {
