@@ -11,6 +11,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -21,8 +23,6 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-
-import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -50,6 +50,8 @@ abstract class RouteKeyLifetimeTests {
 	private static final String ALICE = "Bearer sk-alice";
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
+
+	private static final Pattern CODE = Pattern.compile("\"code\"\\s*:\\s*\"([^\"]+)\"");
 
 	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
@@ -123,8 +125,10 @@ abstract class RouteKeyLifetimeTests {
 		return new String(response.body(), StandardCharsets.UTF_8);
 	}
 
+	/** The problem's {@code code}, without a JSON library: this class also runs on Jackson 2 (Boot 3.5). */
 	private static String code(HttpResponse<byte[]> response) {
-		return JsonMapper.shared().readTree(response.body()).path("code").asString();
+		Matcher code = CODE.matcher(text(response));
+		return code.find() ? code.group(1) : null;
 	}
 
 	private HttpResponse<byte[]> post(String key, String body) {
