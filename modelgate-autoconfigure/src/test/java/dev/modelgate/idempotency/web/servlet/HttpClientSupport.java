@@ -33,33 +33,11 @@ final class HttpClientSupport {
 	static final String DEFAULT_AUTHORIZATION = "Bearer test-client";
 
 	HttpResponse<byte[]> post(String path, String key, String contentType, byte[] body, String... headers) {
-		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.timeout(Duration.ofSeconds(30))
-			.POST(HttpRequest.BodyPublishers.ofByteArray(body));
+		HttpRequest.Builder builder = request(path).POST(HttpRequest.BodyPublishers.ofByteArray(body));
 		if (contentType != null) {
 			builder.header("Content-Type", contentType);
 		}
-		if (key != null) {
-			builder.header("Idempotency-Key", key);
-		}
-		boolean identified = false;
-		for (int i = 0; i < headers.length; i += 2) {
-			builder.header(headers[i], headers[i + 1]);
-			identified |= "Authorization".equalsIgnoreCase(headers[i]);
-		}
-		if (!identified) {
-			builder.header("Authorization", DEFAULT_AUTHORIZATION);
-		}
-		try {
-			return this.client.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		return keyed(builder, key, headers);
 	}
 
 	HttpResponse<byte[]> postJson(String path, String key, String json, String... headers) {
@@ -81,8 +59,15 @@ final class HttpClientSupport {
 	 * @param key the key, or {@code null} for none
 	 */
 	HttpResponse<byte[]> getKeyed(String path, String key, String... headers) {
-		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.timeout(Duration.ofSeconds(30));
+		return keyed(request(path).GET(), key, headers);
+	}
+
+	private HttpRequest.Builder request(String path) {
+		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).timeout(Duration.ofSeconds(30));
+	}
+
+	/** Sends with the key (unless {@code null}), the headers, and the default identity unless they name one. */
+	private HttpResponse<byte[]> keyed(HttpRequest.Builder builder, String key, String... headers) {
 		if (key != null) {
 			builder.header("Idempotency-Key", key);
 		}
