@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.ai;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,9 +24,18 @@ import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
 import org.apache.catalina.Context;
 import org.apache.catalina.Wrapper;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.util.descriptor.web.FilterDef;
+import org.apache.tomcat.util.descriptor.web.FilterMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,11 +114,17 @@ abstract class AbstractMcpToolsTests {
 			.build();
 		this.tomcat = new Tomcat();
 		this.tomcat.setPort(0);
-		// A connection per request: the JDK client then never sends a call on a kept-alive connection
-		// that Tomcat is closing (which failed a call, rarely, with "header parser received no bytes").
-		this.tomcat.getConnector().setProperty("maxKeepAliveRequests", "1");
 		this.tomcat.setBaseDir(System.getProperty("java.io.tmpdir"));
 		Context context = this.tomcat.addContext("", System.getProperty("java.io.tmpdir"));
+		FilterDef connectionHeader = new FilterDef();
+		connectionHeader.setFilterName("connection-header");
+		connectionHeader.setFilter(new TomcatOwnsTheConnectionHeader());
+		connectionHeader.setAsyncSupported("true");
+		context.addFilterDef(connectionHeader);
+		FilterMap everyRequest = new FilterMap();
+		everyRequest.setFilterName("connection-header");
+		everyRequest.addURLPattern("/*");
+		context.addFilterMap(everyRequest);
 		Wrapper servlet = context.createWrapper();
 		servlet.setName("mcp");
 		servlet.setServlet(this.transport);
@@ -118,6 +134,31 @@ abstract class AbstractMcpToolsTests {
 		context.addServletMappingDecoded("/*", "mcp");
 		this.tomcat.start();
 		this.client = newClient();
+	}
+
+	/**
+	 * The SDK's servlet transport sets {@code Connection: keep-alive} on its event-stream answers. When
+	 * Tomcat closes such a connection it adds {@code Connection: close} after it, the JDK client reads
+	 * only the first value, keeps the closed connection and sends its next call into it ("HTTP/1.1 header
+	 * parser received no bytes", now and then). Without the SDK's header, Tomcat's answer is the only one.
+	 */
+	private static final class TomcatOwnsTheConnectionHeader implements Filter {
+
+		@Override
+		public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+				throws IOException, ServletException {
+			chain.doFilter(request, new HttpServletResponseWrapper((HttpServletResponse) response) {
+
+				@Override
+				public void setHeader(String name, String value) {
+					if (!"Connection".equalsIgnoreCase(name)) {
+						super.setHeader(name, value);
+					}
+				}
+
+			});
+		}
+
 	}
 
 	private McpSyncClient newClient() {
