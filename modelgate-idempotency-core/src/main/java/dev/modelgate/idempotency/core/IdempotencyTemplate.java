@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.modelgate.idempotency.core.IdempotencyCoordinator.Attempt;
 import dev.modelgate.idempotency.core.internal.DecisionReporter;
-import dev.modelgate.idempotency.core.internal.Settlement;
+import dev.modelgate.idempotency.core.internal.BlockingSettlement;
 import dev.modelgate.idempotency.core.internal.SpentMarkers;
 
 /**
@@ -163,7 +163,7 @@ public class IdempotencyTemplate {
 			switch (attempt.outcome()) {
 				case ACQUIRED:
 					decide(IdempotencyOutcome.ACQUIRED, call, scope);
-					Settlement settlement = new Settlement(attempt.lease(), this.reporter, call.reportedMethod(),
+					BlockingSettlement settlement = new BlockingSettlement(attempt.lease(), this.reporter, call.reportedMethod(),
 							call.operation(), settings.ttl(), SpentMarkers.ofKind(settings.spentKeyRetention(),
 									(outcome) -> null));
 					try {
@@ -298,11 +298,11 @@ public class IdempotencyTemplate {
 
 		private final Lease lease;
 
-		private final Settlement settlement;
+		private final BlockingSettlement settlement;
 
 		private final boolean settlesUnknownOutcome;
 
-		Execution(IdempotentCall<T> call, Settings settings, Lease lease, Settlement settlement,
+		Execution(IdempotentCall<T> call, Settings settings, Lease lease, BlockingSettlement settlement,
 				boolean settlesUnknownOutcome) {
 			this.call = call;
 			this.settings = settings;

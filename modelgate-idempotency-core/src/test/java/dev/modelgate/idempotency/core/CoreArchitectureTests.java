@@ -1,7 +1,7 @@
 package dev.modelgate.idempotency.core;
 
 import dev.modelgate.idempotency.core.internal.CanonicalBody;
-import dev.modelgate.idempotency.core.internal.Settlement;
+import dev.modelgate.idempotency.core.internal.BlockingSettlement;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,7 +35,7 @@ class CoreArchitectureTests {
 		List<Path> sources = coreSources();
 		assertThat(sources).as("core sources under %s", CORE_SOURCES.toAbsolutePath())
 			.extracting((path) -> path.getFileName().toString())
-			.contains("IdempotencyKey.java", "IdempotencyStore.java", "CanonicalBody.java", "Settlement.java");
+			.contains("IdempotencyKey.java", "IdempotencyStore.java", "CanonicalBody.java", "BlockingSettlement.java");
 		List<String> violations = new ArrayList<>();
 		for (Path source : sources) {
 			for (String imported : imports(source)) {

@@ -12,7 +12,7 @@ import dev.modelgate.idempotency.core.IdempotencyDecision;
 import dev.modelgate.idempotency.core.StoredOutcome;
 
 /**
- * The end of one asynchronous attempt that holds its key, as {@link Settlement} ends a blocking one:
+ * The end of one asynchronous attempt that holds its key, as {@link BlockingSettlement} ends a blocking one:
  * the same decisions, warnings and reports, over an {@link AsyncLease}. An attempt is settled once:
  * the first of record, release and abandon wins and the others do nothing.
  *
@@ -20,7 +20,7 @@ import dev.modelgate.idempotency.core.StoredOutcome;
  * waits for the answer: a client that goes away never cancels the recording or the release (they
  * have their own {@code operation-timeout}).
  */
-public final class AsyncSettlement extends Settling<AsyncLease> {
+public final class AsyncSettlement extends Settlement<AsyncLease> {
 
 	private final AtomicBoolean settled = new AtomicBoolean();
 

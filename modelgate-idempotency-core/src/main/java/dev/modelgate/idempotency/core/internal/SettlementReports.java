@@ -10,13 +10,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What ending an attempt means for the listeners and the log, whichever way the store was asked
- * ({@link Settlement} blocks, {@link AsyncSettlement} does not): the same decisions and the same WARN
+ * ({@link BlockingSettlement} blocks, {@link AsyncSettlement} does not): the same decisions and the same WARN
  * texts. Each method takes the store's answer or its failure and returns what the caller reports
  * back.
  */
 final class SettlementReports {
 
-	private static final Logger logger = LoggerFactory.getLogger(Settlement.class);
+	private static final Logger logger = LoggerFactory.getLogger(BlockingSettlement.class);
 
 	private final DecisionReporter reporter;
 

@@ -41,7 +41,7 @@ public final class HttpDecision {
 
 	private volatile StreamSettings streams = StreamSettings.DEFAULTS;
 
-	private final StreamFollowers followers = new StreamFollowers();
+	private final FollowerCounts followers = new FollowerCounts();
 
 	private volatile @Nullable StatusResource statusResource;
 
@@ -93,7 +93,7 @@ public final class HttpDecision {
 	}
 
 	/** {@return how many duplicates follow each live stream on this instance} */
-	StreamFollowers streamFollowers() {
+	FollowerCounts followerCounts() {
 		return this.followers;
 	}
 

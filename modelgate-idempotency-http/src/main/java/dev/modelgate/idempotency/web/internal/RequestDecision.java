@@ -20,7 +20,7 @@ import dev.modelgate.idempotency.core.InvalidIdempotencyKeyException;
 import dev.modelgate.idempotency.core.Lease;
 import dev.modelgate.idempotency.core.StoredOutcome;
 import dev.modelgate.idempotency.core.internal.AsyncSettlement;
-import dev.modelgate.idempotency.core.internal.Settlement;
+import dev.modelgate.idempotency.core.internal.BlockingSettlement;
 import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
 import dev.modelgate.idempotency.web.HttpResponseRecord;
 import dev.modelgate.idempotency.web.IdempotencyProblem;
@@ -227,10 +227,7 @@ public final class RequestDecision {
 			response = HttpResponseRecord.decode(stored);
 		}
 		catch (IdempotencyStoreException ex) {
-			logger.warn("Idempotency scope " + this.scope
-					+ " holds a record this filter cannot replay; answering 503: " + ex.getMessage());
-			decide(IdempotencyOutcome.STORE_UNAVAILABLE);
-			return storeUnavailable();
+			return unavailable("Idempotency scope " + this.scope + " holds a record this filter cannot replay", ex);
 		}
 		decide(IdempotencyOutcome.REPLAYED);
 		return new HttpAction.Replay(response);
@@ -242,21 +239,20 @@ public final class RequestDecision {
 	 * @return {@link HttpAction#PROCEED} when the endpoint runs unprotected then, else a 503
 	 */
 	public HttpAction storeFailed(IdempotencyStoreException ex) {
-		decide(IdempotencyOutcome.STORE_UNAVAILABLE);
 		if (this.endpoint.onStoreFailure() == Idempotent.StoreFailure.PROCEED) {
+			decide(IdempotencyOutcome.STORE_UNAVAILABLE);
 			logger.warn("Idempotency store unavailable for scope " + this.scope
 					+ "; running the handler without protection (onStoreFailure = PROCEED): " + ex.describe());
 			decide(IdempotencyOutcome.BYPASSED);
 			return HttpAction.PROCEED;
 		}
-		logger.warn("Idempotency store unavailable for scope " + this.scope + "; answering 503: " + ex.describe());
-		return storeUnavailable();
+		return unavailable("Idempotency store unavailable for scope " + this.scope, ex);
 	}
 
 	/** A duplicate of a running stream joins its followers, unless it has as many as it may. */
 	private HttpAction join() {
 		int max = this.http.streamSettings().maxFollowers();
-		if (this.http.streamFollowers().tryJoin(scope(), max)) {
+		if (this.http.followerCounts().tryJoin(scope(), max)) {
 			this.following.set(true);
 			return HttpAction.ATTACH;
 		}
@@ -314,7 +310,7 @@ public final class RequestDecision {
 	 */
 	public void unfollow() {
 		if (this.following.compareAndSet(true, false)) {
-			this.http.streamFollowers().leave(scope());
+			this.http.followerCounts().leave(scope());
 		}
 	}
 
@@ -346,18 +342,15 @@ public final class RequestDecision {
 	 * @return the 503
 	 */
 	public HttpAction streamUnreadable(IdempotencyStoreException ex) {
-		logger.warn("Could not read the stream of idempotency scope " + this.scope + "; answering 503: "
-				+ ex.describe());
-		decide(IdempotencyOutcome.STORE_UNAVAILABLE);
-		return storeUnavailable();
+		return unavailable("Could not read the stream of idempotency scope " + this.scope, ex);
 	}
 
 	/**
 	 * {@return how a run under {@code lease} ends: recorded, released or abandoned}
 	 * @param lease the acquired lease
 	 */
-	public Settlement settlement(Lease lease) {
-		return new Settlement(lease, this.http.reporter(), this.method, this.endpoint.route(), this.endpoint.ttl(),
+	public BlockingSettlement settlement(Lease lease) {
+		return new BlockingSettlement(lease, this.http.reporter(), this.method, this.endpoint.route(), this.endpoint.ttl(),
 				SpentKeyMarkers.of(this.endpoint));
 	}
 
@@ -390,7 +383,9 @@ public final class RequestDecision {
 		}
 	}
 
-	private HttpAction storeUnavailable() {
+	private HttpAction unavailable(String what, IdempotencyStoreException ex) {
+		logger.warn(what + "; answering 503: " + ex.describe());
+		decide(IdempotencyOutcome.STORE_UNAVAILABLE);
 		return new HttpAction.Reject(IdempotencyProblem.storeUnavailable(this.http.settings().retryAfter()));
 	}
 

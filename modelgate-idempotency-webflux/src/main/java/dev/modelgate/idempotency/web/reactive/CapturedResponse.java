@@ -31,7 +31,7 @@ import dev.modelgate.idempotency.core.StoredOutcome;
  * the key released, as the {@link ResponsePolicy} says), and only then handed to the real response,
  * which commits it. A body that grows past {@code maxResponseBytes} is delivered as it comes after
  * "done, result not kept" is recorded (so a retry gets 410). A {@code text/event-stream} 2xx answer
- * goes to the {@link StreamHandling} instead.
+ * goes to the {@link StreamRecording} instead.
  */
 final class CapturedResponse extends ServerHttpResponseDecorator {
 
@@ -45,10 +45,10 @@ final class CapturedResponse extends ServerHttpResponseDecorator {
 
 	private final long maxResponseBytes;
 
-	private final StreamHandling streams;
+	private final StreamRecording streams;
 
 	CapturedResponse(ServerHttpResponse delegate, ReactiveSettlement settlement, ResponsePolicy responsePolicy,
-			ReplayHeaders replayHeaders, long maxResponseBytes, StreamHandling streams) {
+			ReplayHeaders replayHeaders, long maxResponseBytes, StreamRecording streams) {
 		super(delegate);
 		this.settlement = settlement;
 		this.responsePolicy = responsePolicy;

@@ -1,7 +1,5 @@
 package dev.modelgate.idempotency.web.reactive;
 
-import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,9 +15,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
-import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpRequest;
-import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 
 import dev.modelgate.idempotency.core.AsyncIdempotencyCoordinator;
@@ -30,8 +26,6 @@ import dev.modelgate.idempotency.core.Delayer;
 import dev.modelgate.idempotency.core.IdempotencyListener;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
-import dev.modelgate.idempotency.web.HttpResponseRecord;
-import dev.modelgate.idempotency.web.IdempotencyProblem;
 import dev.modelgate.idempotency.web.IdempotentEndpoint;
 import dev.modelgate.idempotency.web.KeyedRequestSettings;
 import dev.modelgate.idempotency.web.ReplayHeaders;
@@ -41,8 +35,6 @@ import dev.modelgate.idempotency.web.internal.HttpAction;
 import dev.modelgate.idempotency.web.internal.HttpDecision;
 import dev.modelgate.idempotency.web.internal.RequestDecision;
 import dev.modelgate.idempotency.web.internal.LastEventId;
-import dev.modelgate.idempotency.web.internal.StatusLookup;
-import dev.modelgate.idempotency.web.internal.StatusResource;
 import dev.modelgate.idempotency.web.internal.StreamReporting;
 
 /**
@@ -93,8 +85,6 @@ public class ReactiveIdempotencyEngine {
 
 	private final ResponsePolicy responsePolicy;
 
-	private final ReactiveIdempotencyProblemRenderer problemRenderer;
-
 	private final ReplayHeaders replayHeaders;
 
 	private final KeyedRequestSettings settings;
@@ -104,6 +94,10 @@ public class ReactiveIdempotencyEngine {
 	private StreamSettings streamSettings = StreamSettings.DEFAULTS;
 
 	private ReactiveStreams streams;
+
+	private final ReactiveResponder responder;
+
+	private final StatusResponder status;
 
 	/**
 	 * An engine with no listeners, whose leases and polls are timed on Reactor's parallel scheduler.
@@ -120,7 +114,6 @@ public class ReactiveIdempotencyEngine {
 		this.store = store;
 		this.identityResolver = identityResolver;
 		this.responsePolicy = responsePolicy;
-		this.problemRenderer = problemRenderer;
 		this.replayHeaders = replayHeaders;
 		this.settings = settings;
 		this.decision = new HttpDecision(settings);
@@ -128,6 +121,9 @@ public class ReactiveIdempotencyEngine {
 		this.coordinator = new AsyncIdempotencyCoordinator(store, delayer(this.timers));
 		this.streams = new ReactiveStreams(store, replayHeaders, settings.replayedHeaderName(), StreamSettings.DEFAULTS,
 				this.timers);
+		this.responder = new ReactiveResponder(replayHeaders, settings.replayedHeaderName(), problemRenderer);
+		this.status = new StatusResponder(this.decision, this.coordinator, identityResolver, settings.headerName(),
+				this.responder, () -> this.streams, this.timers);
 	}
 
 	/** Timers on Reactor's scheduler, so that polls and renewals run where BlockHound watches them. */
@@ -169,9 +165,7 @@ public class ReactiveIdempotencyEngine {
 	 * @param request the request
 	 */
 	public boolean isStatusLookup(ServerHttpRequest request) {
-		StatusResource status = this.decision.statusResource();
-		return status != null
-				&& status.isLookup(request.getMethod().name(), request.getPath().pathWithinApplication().value());
+		return this.status.isStatusLookup(request);
 	}
 
 	/**
@@ -181,47 +175,7 @@ public class ReactiveIdempotencyEngine {
 	 * @return completes when the answer is written
 	 */
 	public Mono<Void> lookUpStatus(ServerWebExchange exchange) {
-		return Mono.defer(() -> {
-			StatusResource status = Objects.requireNonNull(this.decision.statusResource(), "status-path is set");
-			ServerHttpRequest request = exchange.getRequest();
-			List<String> values = HeaderValues.of(request.getHeaders(), this.settings.headerName());
-			StatusLookup lookup = status.start(request.getPath().pathWithinApplication().value(),
-					(values != null) ? values : List.of(), String.join(",", HeaderValues.all(request.getHeaders(), "Accept")));
-			if (lookup.refusal() != null) {
-				return answerStatus(lookup, lookup.refusal(), exchange);
-			}
-			return this.identityResolver.resolve(exchange)
-				.singleOptional()
-				.map((resolved) -> Optional.ofNullable(lookup.identify(resolved.orElse(null))))
-				.onErrorResume(AmbiguousClientIdentityException.class,
-						(ex) -> Mono.just(Optional.of(lookup.identityAmbiguous(ex))))
-				.flatMap((refused) -> refused.isPresent() ? Mono.just(refused.get())
-						: Mono.fromFuture(lookup.lookUp(this.coordinator), true).publishOn(this.timers))
-				.flatMap((action) -> answerStatus(lookup, action, exchange));
-		});
-	}
-
-	private Mono<Void> answerStatus(StatusLookup lookup, HttpAction action, ServerWebExchange exchange) {
-		if (action == HttpAction.ATTACH || action == HttpAction.REPLAY_STREAM) {
-			return this.streams.follow(lookup.scope(), lastEventId(exchange), exchange.getResponse())
-				.flatMap((following) -> following.map((stream) -> {
-					lookup.followed(action);
-					return stream;
-				}).orElseGet(() -> answerStatus(lookup, lookup.notFollowed(action), exchange)))
-				.onErrorResume(IdempotencyStoreException.class,
-						(ex) -> answerStatus(lookup, lookup.storeFailed(ex), exchange));
-		}
-		if (action instanceof HttpAction.Pending pending) {
-			ServerHttpResponse response = exchange.getResponse();
-			response.setStatusCode(HttpStatusCode.valueOf(202));
-			response.getHeaders().set("Cache-Control", "no-store");
-			response.getHeaders().set("Retry-After", HttpDecision.retryAfterSeconds(pending.retryAfter()));
-			return response.setComplete();
-		}
-		if (action instanceof HttpAction.Replay replay) {
-			return replay(replay.response(), exchange);
-		}
-		return reject((HttpAction.Reject) action, exchange);
+		return this.status.lookUpStatus(exchange);
 	}
 
 	/** {@return the global settings} */
@@ -291,7 +245,8 @@ public class ReactiveIdempotencyEngine {
 	/** What is decided before the body is read: a refusal, or the chain called as if there were no key. */
 	private Mono<Void> unkeyed(HttpAction action, ServerWebExchange exchange,
 			Function<ServerWebExchange, Mono<Void>> chain) {
-		return (action instanceof HttpAction.Reject reject) ? reject(reject.problem(), exchange) : chain.apply(exchange);
+		return (action instanceof HttpAction.Reject reject) ? this.responder.reject(reject.problem(), exchange)
+				: chain.apply(exchange);
 	}
 
 	private Mono<Void> identified(RequestDecision decision, ServerWebExchange exchange,
@@ -356,10 +311,10 @@ public class ReactiveIdempotencyEngine {
 			return Mono.delay(again.pause(), this.timers).then(keyed(decision, fingerprint, exchange, chain));
 		}
 		if (action instanceof HttpAction.Reject reject) {
-			return reject(reject, exchange);
+			return this.responder.reject(reject, exchange);
 		}
 		if (action instanceof HttpAction.Replay replay) {
-			return replay(replay.response(), exchange)
+			return this.responder.replay(replay.response(), exchange)
 				.doOnSuccess((done) -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
 		}
 		if (action == HttpAction.RUN) {
@@ -383,7 +338,7 @@ public class ReactiveIdempotencyEngine {
 					decision.notFollowed(String.join(",", HeaderValues.all(exchange.getRequest().getHeaders(), "Accept"))),
 					null, fingerprint, exchange, chain)))
 			.onErrorResume(IdempotencyStoreException.class,
-					(ex) -> Mono.just(reject(decision.attachFailed(ex), exchange)))
+					(ex) -> Mono.just(this.responder.reject(decision.attachFailed(ex), exchange)))
 			.flatMap(Function.identity())
 			.doFinally((signal) -> decision.unfollow());
 	}
@@ -405,63 +360,23 @@ public class ReactiveIdempotencyEngine {
 				() -> decision.responded(IdempotencyListener.ResponseKind.FIRST));
 	}
 
-	private Mono<Void> replay(HttpResponseRecord stored, ServerWebExchange exchange) {
-		ServerHttpResponse response = exchange.getResponse();
-		response.setStatusCode(HttpStatusCode.valueOf(stored.status()));
-		stored.headers().forEach((name, values) -> {
-			if (this.replayHeaders.isReplayed(name)) {
-				values.forEach((value) -> response.getHeaders().add(name, value));
-			}
-		});
-		response.getHeaders().set(this.settings.replayedHeaderName(), "true");
-		response.getHeaders().setContentLength(stored.bodyLength());
-		return response
-			.writeWith(Mono.fromSupplier(() -> response.bufferFactory()
-				.wrap(ByteBuffer.wrap(stored.payload(), stored.bodyOffset(), stored.bodyLength()))));
-	}
-
 	private Mono<Void> replayStream(RequestDecision decision, ServerWebExchange exchange) {
 		LastEventId from = lastEventId(exchange);
 		return this.streams.follow(decision.scope(), from, exchange.getResponse())
 			.flatMap((following) -> {
 				HttpAction refusal = decision.streamFollowed(following.isPresent(), from.sequence());
 				if (refusal instanceof HttpAction.Reject reject) {
-					return reject(reject.problem(), exchange);
+					return this.responder.reject(reject.problem(), exchange);
 				}
 				return following.get()
 					.doOnTerminate(() -> decision.responded(IdempotencyListener.ResponseKind.REPLAY));
 			})
 			.onErrorResume(IdempotencyStoreException.class,
-					(ex) -> reject(decision.streamUnreadable(ex), exchange));
+					(ex) -> this.responder.reject(decision.streamUnreadable(ex), exchange));
 	}
 
 	private static LastEventId lastEventId(ServerWebExchange exchange) {
 		return LastEventId.parse(exchange.getRequest().getHeaders().getFirst(HttpDecision.LAST_EVENT_ID));
-	}
-
-	private Mono<Void> reject(HttpAction refusal, ServerWebExchange exchange) {
-		HttpAction.Reject reject = (HttpAction.Reject) refusal;
-		if (reject.location() != null) {
-			exchange.getResponse()
-				.getHeaders()
-				.set("Location", exchange.getRequest().getPath().contextPath().value() + reject.location());
-		}
-		return reject(reject.problem(), exchange);
-	}
-
-	/**
-	 * Answers a refusal: the problem's status, {@code Cache-Control: no-store} (a refusal is about
-	 * this moment, never to be cached), {@code Retry-After} in whole seconds when the problem has one,
-	 * and the body in the renderer's format.
-	 */
-	private Mono<Void> reject(IdempotencyProblem problem, ServerWebExchange exchange) {
-		ServerHttpResponse response = exchange.getResponse();
-		response.setStatusCode(HttpStatusCode.valueOf(problem.status()));
-		response.getHeaders().set("Cache-Control", "no-store");
-		if (problem.retryAfter() != null) {
-			response.getHeaders().set("Retry-After", HttpDecision.retryAfterSeconds(problem.retryAfter()));
-		}
-		return this.problemRenderer.render(problem, exchange);
 	}
 
 }

@@ -25,7 +25,7 @@ import org.springframework.web.context.request.async.WebAsyncUtils;
 
 import dev.modelgate.idempotency.core.IdempotencyContext;
 import dev.modelgate.idempotency.core.Lease;
-import dev.modelgate.idempotency.core.internal.Settlement;
+import dev.modelgate.idempotency.core.internal.BlockingSettlement;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.ResponsePolicy;
 import dev.modelgate.idempotency.web.StreamSettings;
@@ -44,7 +44,7 @@ final class HandlerExecution implements CapturingResponse.OverflowListener {
 
 	private final Lease lease;
 
-	private final Settlement settlement;
+	private final BlockingSettlement settlement;
 
 	private final ResponsePolicy responsePolicy;
 
@@ -62,7 +62,7 @@ final class HandlerExecution implements CapturingResponse.OverflowListener {
 
 	private volatile StreamRecorder recorder;
 
-	HandlerExecution(Lease lease, Settlement settlement, ResponsePolicy responsePolicy, ReplayHeaders replayHeaders,
+	HandlerExecution(Lease lease, BlockingSettlement settlement, ResponsePolicy responsePolicy, ReplayHeaders replayHeaders,
 			long maxResponseBytes, StreamSettings streamSettings, ScheduledExecutorService streamTimers,
 			StreamReporting streamReporting) {
 		this.lease = lease;

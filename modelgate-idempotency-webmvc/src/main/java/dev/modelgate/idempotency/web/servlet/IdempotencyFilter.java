@@ -31,7 +31,6 @@ import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.web.internal.HttpAction;
 import dev.modelgate.idempotency.web.internal.HttpDecision;
 import dev.modelgate.idempotency.web.internal.RequestDecision;
-import dev.modelgate.idempotency.web.internal.StatusLookup;
 import dev.modelgate.idempotency.web.internal.StatusResource;
 import dev.modelgate.idempotency.web.internal.LastEventId;
 import dev.modelgate.idempotency.web.servlet.KeyedRequestReader.KeyedRequest;
@@ -88,6 +87,8 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	private final ProblemResponder problems;
 
+	private final StatusResponder status;
+
 	/**
 	 * Where followers of live streams and duplicates waiting for a stream to begin wait without a
 	 * request thread, and streams that outlive {@link StreamSettings#maxDuration()} are ended.
@@ -127,6 +128,8 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		this.reader = new KeyedRequestReader(settings.maxRequestBytes());
 		this.replayer = new ResponseReplayer(replayHeaders, settings.replayedHeaderName());
 		this.problems = new ProblemResponder(problemRenderer);
+		this.status = new StatusResponder(this.decision, coordinator, identityResolver, settings.headerName(),
+				this.replayer, this.problems, () -> this.follower);
 		this.follower = new StreamFollower(coordinator.getStore(), replayHeaders, settings.replayedHeaderName(),
 				this.streamSettings, this.timers);
 	}
@@ -144,7 +147,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 
 	/**
 	 * Turns the status resource on: a duplicate answered 409 carries {@code Location} to the status of
-	 * its key, and a {@code GET} there is answered from the store ({@link StatusLookup}).
+	 * its key, and a {@code GET} there is answered from the store ({@link StatusResponder}).
 	 * @param statusPath where it lives within the application, such as {@code /idempotency-status}, or
 	 * {@code null} (the default) for none
 	 */
@@ -186,7 +189,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		if (request.getDispatcherType() != DispatcherType.REQUEST) {
 			return true;
 		}
-		if (statusLookup(request) != null) {
+		if (this.status.statusLookup(request) != null) {
 			return false;
 		}
 		if (!this.handlerResolver.mayResolve(request)) {
@@ -210,7 +213,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		if (over != null) {
 			try (ScopeMdc.Binding mdc = ScopeMdc.bind(MDC_SCOPE_KEY, over.decision().scope())) {
 				if (over.stopping()) {
-					reject((HttpAction.Reject) over.decision().notAttached(), request, response);
+					this.problems.reject((HttpAction.Reject) over.decision().notAttached(), request, response);
 				}
 				else {
 					handleKeyed(over.decision(), over.read(), request, response, chain);
@@ -218,9 +221,9 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			}
 			return;
 		}
-		StatusResource status = statusLookup(request);
+		StatusResource status = this.status.statusLookup(request);
 		if (status != null) {
-			lookUpStatus(status, request, response);
+			this.status.lookUpStatus(status, request, response);
 			return;
 		}
 		IdempotentEndpoint endpoint = resolveEndpoint(request);
@@ -256,7 +259,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	private void carryOutUnkeyed(HttpAction action, HttpServletRequest request, HttpServletResponse response,
 			FilterChain chain) throws IOException, ServletException {
 		if (action instanceof HttpAction.Reject reject) {
-			reject(reject, request, response);
+			this.problems.reject(reject, request, response);
 		}
 		else {
 			chain.doFilter(request, response);
@@ -304,7 +307,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			HeadWait.start(decision, read, request, again.pause(), this.timers);
 		}
 		else if (action instanceof HttpAction.Reject reject) {
-			reject(reject, request, response);
+			this.problems.reject(reject, request, response);
 		}
 		else if (action instanceof HttpAction.Replay replay) {
 			this.replayer.replay(replay.response(), response);
@@ -380,75 +383,6 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 			return decision.streamUnreadable(ex);
 		}
 		return refusal;
-	}
-
-	private void reject(HttpAction.Reject reject, HttpServletRequest request, HttpServletResponse response)
-			throws IOException {
-		if (reject.location() != null) {
-			response.setHeader("Location", request.getContextPath() + reject.location());
-		}
-		this.problems.reject(reject.problem(), request, response);
-	}
-
-	/** {@return the status resource when the request is a lookup}, else {@code null} */
-	private @Nullable StatusResource statusLookup(HttpServletRequest request) {
-		StatusResource status = this.decision.statusResource();
-		return (status != null && status.isLookup(request.getMethod(), pathWithinApplication(request))) ? status
-				: null;
-	}
-
-	private static String pathWithinApplication(HttpServletRequest request) {
-		return request.getRequestURI().substring(request.getContextPath().length());
-	}
-
-	/** Answers a status lookup: nothing runs, the store's answer is carried out. */
-	private void lookUpStatus(StatusResource status, HttpServletRequest request, HttpServletResponse response)
-			throws IOException {
-		StatusLookup lookup = status.start(pathWithinApplication(request),
-				Collections.list(request.getHeaders(this.settings.headerName())),
-				String.join(",", Collections.list(request.getHeaders("Accept"))));
-		HttpAction action = lookup.refusal();
-		if (action == null) {
-			try {
-				action = lookup.identify(this.identityResolver.resolve(request));
-			}
-			catch (AmbiguousClientIdentityException ex) {
-				action = lookup.identityAmbiguous(ex);
-			}
-		}
-		if (action == null) {
-			action = lookup.lookUp(this.coordinator);
-		}
-		if (action == HttpAction.ATTACH || action == HttpAction.REPLAY_STREAM) {
-			action = followStatus(lookup, action, request, response);
-			if (action == null) {
-				return;
-			}
-		}
-		if (action instanceof HttpAction.Pending pending) {
-			response.setStatus(HttpServletResponse.SC_ACCEPTED);
-			response.setHeader("Cache-Control", "no-store");
-			response.setHeader("Retry-After", HttpDecision.retryAfterSeconds(pending.retryAfter()));
-		}
-		else if (action instanceof HttpAction.Replay replay) {
-			this.replayer.replay(replay.response(), response);
-		}
-		else {
-			reject((HttpAction.Reject) action, request, response);
-		}
-	}
-
-	/** @return {@code null} once following the stream the lookup found; else the answer instead */
-	private @Nullable HttpAction followStatus(StatusLookup lookup, HttpAction action, HttpServletRequest request,
-			HttpServletResponse response) throws IOException {
-		LastEventId from = LastEventId.parse(request.getHeader(HttpDecision.LAST_EVENT_ID));
-		try {
-			return this.follower.follow(lookup.scope(), from, request, response, () -> lookup.followed(action), () -> {
-			}) ? null : lookup.notFollowed(action);
-		}
-		catch (IdempotencyStoreException ex) {
-			return lookup.storeFailed(ex);
-		}
 	}
 
 }

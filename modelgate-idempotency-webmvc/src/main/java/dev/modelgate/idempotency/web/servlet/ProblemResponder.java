@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import dev.modelgate.idempotency.web.IdempotencyProblem;
+import dev.modelgate.idempotency.web.internal.HttpAction;
 import dev.modelgate.idempotency.web.internal.HttpDecision;
 
 /**
@@ -19,6 +20,15 @@ final class ProblemResponder {
 
 	ProblemResponder(IdempotencyProblemRenderer renderer) {
 		this.renderer = renderer;
+	}
+
+	/** Answers a refusal, with {@code Location} to the key's status when the decision names it. */
+	void reject(HttpAction.Reject reject, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
+		if (reject.location() != null) {
+			response.setHeader("Location", request.getContextPath() + reject.location());
+		}
+		reject(reject.problem(), request, response);
 	}
 
 	void reject(IdempotencyProblem problem, HttpServletRequest request, HttpServletResponse response)

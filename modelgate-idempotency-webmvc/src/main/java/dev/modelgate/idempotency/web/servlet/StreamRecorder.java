@@ -15,7 +15,7 @@ import org.springframework.util.FastByteArrayOutputStream;
 
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.Lease;
-import dev.modelgate.idempotency.core.internal.Settlement;
+import dev.modelgate.idempotency.core.internal.BlockingSettlement;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.StreamSettings;
 import dev.modelgate.idempotency.web.internal.SseEvents;
@@ -44,7 +44,7 @@ final class StreamRecorder implements CapturingResponse.Sink {
 	/** The attempt's name in the ids of its events. */
 	private final String attemptTag;
 
-	private final Settlement settlement;
+	private final BlockingSettlement settlement;
 
 	private final CapturingResponse capture;
 
@@ -76,7 +76,7 @@ final class StreamRecorder implements CapturingResponse.Sink {
 	private Runnable onDeadline = () -> {
 	};
 
-	StreamRecorder(Lease lease, Settlement settlement, CapturingResponse capture, ReplayHeaders replayHeaders,
+	StreamRecorder(Lease lease, BlockingSettlement settlement, CapturingResponse capture, ReplayHeaders replayHeaders,
 			StreamSettings limits, ScheduledExecutorService timers, StreamReporting reporting) {
 		this.lease = lease;
 		this.attemptTag = lease.attemptTag();

@@ -10,7 +10,7 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 
 /** What a {@link CapturedResponse} does with a {@code text/event-stream} 2xx answer of its run. */
 @FunctionalInterface
-interface StreamHandling {
+interface StreamRecording {
 
 	/**
 	 * @param captured the run's response, for its status and headers

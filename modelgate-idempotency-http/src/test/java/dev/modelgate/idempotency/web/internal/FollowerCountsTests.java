@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class StreamFollowersTests {
+class FollowerCountsTests {
 
-	private final StreamFollowers followers = new StreamFollowers();
+	private final FollowerCounts followers = new FollowerCounts();
 
 	@Test
 	void joinsUpToTheLimitPerScopeAndAgainOnceOneLeft() {

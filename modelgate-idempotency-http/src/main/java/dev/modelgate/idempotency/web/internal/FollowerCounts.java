@@ -4,7 +4,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 import dev.modelgate.idempotency.web.StreamSettings;
-import dev.modelgate.idempotency.web.internal.StreamFollowers;
+import dev.modelgate.idempotency.web.internal.FollowerCounts;
 
 /**
  * How many duplicates follow each live stream on this instance, against
@@ -13,7 +13,7 @@ import dev.modelgate.idempotency.web.internal.StreamFollowers;
  * poll interval and, on a stack that blocks, a thread). One per adapter instance; a scope with no
  * follower left takes no memory.
  */
-public final class StreamFollowers {
+public final class FollowerCounts {
 
 	private final ConcurrentMap<String, Integer> following = new ConcurrentHashMap<>();
 
