@@ -1,6 +1,5 @@
 package dev.modelgate.idempotency.ai;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,32 +18,28 @@ import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTranspor
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import jakarta.servlet.Filter;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletResponse;
-import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
 import org.apache.catalina.Context;
 import org.apache.catalina.Wrapper;
 import org.apache.catalina.startup.Tomcat;
-import org.apache.tomcat.util.descriptor.web.FilterDef;
-import org.apache.tomcat.util.descriptor.web.FilterMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.mcp.server.webmvc.transport.WebMvcStreamableServerTransportProvider;
 import org.springframework.ai.mcp.McpToolUtils;
 import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.support.ToolCallbacks;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.context.support.AnnotationConfigWebApplicationContext;
+import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.config.annotation.EnableWebMvc;
+import org.springframework.web.servlet.function.RouterFunction;
 
 import dev.modelgate.idempotency.core.IdempotencyCoordinator;
 import dev.modelgate.idempotency.core.IdempotencyStore;
@@ -56,7 +51,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A real MCP server (the SDK's streamable HTTP transport on Tomcat) serving the agent's tools, converted
+ * A real MCP server (Spring AI's WebMVC streamable HTTP transport, as {@code spring-ai-starter-mcp-server-webmvc}
+ * serves it, on Tomcat) serving the agent's tools, converted
  * as Spring AI's MCP server auto-configuration converts them and protected by {@link IdempotentMcpTools},
  * called by the SDK's real client, and by a Spring AI agent whose tools are those remote tools. Counted at
  * the tools: how often each really ran.
@@ -70,7 +66,9 @@ abstract class AbstractMcpToolsTests {
 
 	private IdempotencyTemplate serverTemplate;
 
-	private HttpServletStreamableServerTransportProvider transport;
+	private WebMvcStreamableServerTransportProvider transport;
+
+	private AnnotationConfigWebApplicationContext web;
 
 	private McpSyncServer server;
 
@@ -103,61 +101,36 @@ abstract class AbstractMcpToolsTests {
 				}
 			}));
 		}
-		this.transport = HttpServletStreamableServerTransportProvider.builder()
+		this.transport = WebMvcStreamableServerTransportProvider.builder()
 			.mcpEndpoint("/mcp")
-			.contextExtractor((request) -> IdempotentMcpTools.transportContext(request.getHeader(IdempotentMcpTools.HEADER)))
+			.contextExtractor((request) -> IdempotentMcpTools
+				.transportContext(request.headers().firstHeader(IdempotentMcpTools.HEADER)))
 			.build();
 		this.server = McpServer.sync(this.transport)
 			.serverInfo("tools", "1")
 			.capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
 			.tools(served)
 			.build();
+		this.web = new AnnotationConfigWebApplicationContext();
+		this.web.register(WebConfiguration.class);
+		RouterFunction<?> routes = this.transport.getRouterFunction();
+		this.web.addBeanFactoryPostProcessor((beans) -> beans.registerSingleton("mcp", routes));
 		this.tomcat = new Tomcat();
 		this.tomcat.setPort(0);
 		this.tomcat.setBaseDir(System.getProperty("java.io.tmpdir"));
 		Context context = this.tomcat.addContext("", System.getProperty("java.io.tmpdir"));
-		FilterDef connectionHeader = new FilterDef();
-		connectionHeader.setFilterName("connection-header");
-		connectionHeader.setFilter(new TomcatOwnsTheConnectionHeader());
-		connectionHeader.setAsyncSupported("true");
-		context.addFilterDef(connectionHeader);
-		FilterMap everyRequest = new FilterMap();
-		everyRequest.setFilterName("connection-header");
-		everyRequest.addURLPattern("/*");
-		context.addFilterMap(everyRequest);
-		Wrapper servlet = context.createWrapper();
-		servlet.setName("mcp");
-		servlet.setServlet(this.transport);
+		Wrapper servlet = Tomcat.addServlet(context, "dispatcher", new DispatcherServlet(this.web));
 		servlet.setAsyncSupported(true);
 		servlet.setLoadOnStartup(1);
-		context.addChild(servlet);
-		context.addServletMappingDecoded("/*", "mcp");
+		context.addServletMappingDecoded("/", "dispatcher");
 		this.tomcat.start();
 		this.client = newClient();
 	}
 
-	/**
-	 * The SDK's servlet transport sets {@code Connection: keep-alive} on its event-stream answers. When
-	 * Tomcat closes such a connection it adds {@code Connection: close} after it, the JDK client reads
-	 * only the first value, keeps the closed connection and sends its next call into it ("HTTP/1.1 header
-	 * parser received no bytes", now and then). Without the SDK's header, Tomcat's answer is the only one.
-	 */
-	private static final class TomcatOwnsTheConnectionHeader implements Filter {
-
-		@Override
-		public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
-				throws IOException, ServletException {
-			chain.doFilter(request, new HttpServletResponseWrapper((HttpServletResponse) response) {
-
-				@Override
-				public void setHeader(String name, String value) {
-					if (!"Connection".equalsIgnoreCase(name)) {
-						super.setHeader(name, value);
-					}
-				}
-
-			});
-		}
+	/** What a Spring Boot application's MVC set-up gives the transport's routes. */
+	@Configuration(proxyBeanMethods = false)
+	@EnableWebMvc
+	static class WebConfiguration {
 
 	}
 
@@ -188,6 +161,7 @@ abstract class AbstractMcpToolsTests {
 		this.server.closeGracefully();
 		this.tomcat.stop();
 		this.tomcat.destroy();
+		this.web.close();
 	}
 
 	private CallToolResult sendEmail(String to, String key) {

@@ -7,9 +7,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureWebMvc;
 import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.util.ClassUtils;
 
 import dev.modelgate.idempotency.core.IdempotencyStore;
 import dev.modelgate.idempotency.redis.RedisIdempotencyStore;
@@ -26,7 +26,14 @@ import static org.assertj.core.api.Assertions.assertThatException;
 @ExtendWith(OutputCaptureExtension.class)
 class ApplicationStoreTests {
 
-	private static final String REDIS_AUTO_CONFIGURATION = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration";
+	/** Redis's auto-configuration on Spring Boot 4, then on Spring Boot 3 (an absent class is not excluded). */
+	private static final String REDIS_AUTO_CONFIGURATION = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration,"
+			+ "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration";
+
+	/** {@code @AutoConfigureWebMvc} on Spring Boot 4, then on Spring Boot 3. */
+	private static final String[] AUTO_CONFIGURE_WEB_MVC = {
+			"org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureWebMvc",
+			"org.springframework.boot.test.autoconfigure.web.servlet.AutoConfigureWebMvc" };
 
 	@Test
 	void applicationPicksRedis() {
@@ -48,8 +55,11 @@ class ApplicationStoreTests {
 	}
 
 	@Test
-	void starterIsListedInTheImportsOfAutoConfigureWebMvc() {
-		assertThat(ImportCandidates.load(AutoConfigureWebMvc.class, getClass().getClassLoader()))
+	void starterIsListedInTheImportsOfAutoConfigureWebMvc() throws ClassNotFoundException {
+		ClassLoader loader = getClass().getClassLoader();
+		String name = ClassUtils.isPresent(AUTO_CONFIGURE_WEB_MVC[0], loader) ? AUTO_CONFIGURE_WEB_MVC[0]
+				: AUTO_CONFIGURE_WEB_MVC[1];
+		assertThat(ImportCandidates.load(ClassUtils.forName(name, loader), loader))
 			.contains("dev.modelgate.idempotency.autoconfigure.test.ModelgateIdempotencyTestSliceAutoConfiguration",
 					"dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyAutoConfiguration");
 	}

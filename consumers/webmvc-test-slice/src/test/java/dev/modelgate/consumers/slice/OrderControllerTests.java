@@ -63,7 +63,7 @@ class OrderControllerTests {
 		assertThat(post(key, "{\"item\":\"book\",\"quantity\":1}")).hasStatus(HttpStatus.CREATED);
 		MvcTestResult reused = post(key, "{\"item\":\"book\",\"quantity\":2}");
 
-		assertThat(reused).hasStatus(HttpStatus.UNPROCESSABLE_CONTENT)
+		assertThat(reused).hasStatus(422)
 			.hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON);
 		assertThat(reused).bodyJson().extractingPath("$.code").isEqualTo("idempotency_key_reused");
 		then(this.orders).should(times(1)).place(any());
