@@ -7,7 +7,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import reactor.core.Fuseable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -55,25 +54,23 @@ class ReactiveIdempotentHandlerResolverTests {
 	}
 
 	@Test
-	void unrivalledLiteralRouteIsAnsweredAtOnceWithItsPattern() {
+	void aLiteralRouteIsResolvedWithItsPattern() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class);
 		Mono<IdempotentEndpoint> orders = resolver.resolve(exchange("POST", "/orders"));
-		assertThat(orders).isInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(orders.block().route()).isEqualTo("/orders");
 		assertThat(orders.block().ttl()).isEqualTo(Duration.ofMinutes(5));
 	}
 
 	@Test
-	void requestMatchingNoAnnotatedMappingIsAnsweredAtOnceWithNothing() {
+	void requestMatchingNoAnnotatedMappingIsResolvedToNothing() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class);
 		Mono<IdempotentEndpoint> health = resolver.resolve(exchange("POST", "/health"));
-		assertThat(health).isInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(health.block()).isNull();
 		assertThat(resolver.resolve(exchange("PUT", "/orders")).block()).isNull();
 	}
 
 	@Test
-	void directMatchLeavesNothingOnTheExchange() {
+	void theLookupLeavesNothingOnTheExchange() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class);
 		MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.post("/reports")
 			.accept(MediaType.APPLICATION_JSON));
@@ -87,7 +84,6 @@ class ReactiveIdempotentHandlerResolverTests {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class);
 		Mono<IdempotentEndpoint> escaped = resolver.resolve(
 				MockServerWebExchange.from(MockServerHttpRequest.method(HttpMethod.POST, URI.create("/%6Frders"))));
-		assertThat(escaped).isInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(escaped.block().route()).isEqualTo("/orders");
 	}
 
@@ -95,7 +91,6 @@ class ReactiveIdempotentHandlerResolverTests {
 	void sharedLiteralRouteIsSettledByTheFullLookup() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(SharedRoute.class);
 		Mono<IdempotentEndpoint> json = resolver.resolve(post("/shared", MediaType.APPLICATION_JSON));
-		assertThat(json).isNotInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(json.block().route()).isEqualTo("/shared");
 		assertThat(resolver.resolve(post("/shared", MediaType.TEXT_PLAIN)).block()).isNull();
 	}
@@ -111,45 +106,40 @@ class ReactiveIdempotentHandlerResolverTests {
 	void functionalRouteAskedFirstWinsOverTheAnnotatedOne() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class, FunctionalOrders.class);
 		Mono<IdempotentEndpoint> orders = resolver.resolve(exchange("POST", "/orders"));
-		assertThat(orders).isNotInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(orders.block()).isNull();
 	}
 
 	@Test
-	void functionalRoutesOnOtherPathsLeaveTheAnnotatedOneUnrivalled() {
+	void functionalRoutesOnOtherPathsLeaveTheAnnotatedOne() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class, FunctionalElsewhere.class);
 		Mono<IdempotentEndpoint> orders = resolver.resolve(exchange("POST", "/orders"));
-		assertThat(orders).isInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(orders.block().route()).isEqualTo("/orders");
 	}
 
 	@Test
-	void functionalRoutesThatMayServeThePathAreLeftToTheFullLookup() {
+	void functionalRoutesThatMayServeThePathLeaveTheAnnotatedOneWhenTheyDoNot() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class, FunctionalMaybeOrders.class);
 		Mono<IdempotentEndpoint> orders = resolver.resolve(exchange("POST", "/orders"));
-		assertThat(orders).isNotInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(orders.block().route()).isEqualTo("/orders");
 	}
 
 	@Test
-	void pathsMatchedRegardlessOfCaseAreLookedUpInFull() {
+	void pathsMatchedRegardlessOfCaseFindTheAnnotatedRoute() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class, CaseInsensitivePaths.class);
 		Mono<IdempotentEndpoint> orders = resolver.resolve(exchange("POST", "/ORDERS"));
-		assertThat(orders).isNotInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(orders.block().route()).isEqualTo("/orders");
 	}
 
 	@Test
-	void headAndPreFlightRequestsAreLookedUpInFull() {
+	void headRequestsFindTheRouteAndPreFlightRequestsNone() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(AnyMethodRoute.class);
-		assertThat(resolver.resolve(exchange("POST", "/any"))).isInstanceOf(Fuseable.ScalarCallable.class);
+		assertThat(resolver.resolve(exchange("POST", "/any")).block().route()).isEqualTo("/any");
 		Mono<IdempotentEndpoint> head = resolver.resolve(exchange("HEAD", "/any"));
-		assertThat(head).isNotInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(head.block().route()).isEqualTo("/any");
 		MockServerWebExchange preFlight = MockServerWebExchange.from(MockServerHttpRequest.options("/any")
 			.header(HttpHeaders.ORIGIN, "https://example.com")
 			.header(HttpHeaders.ACCESS_CONTROL_REQUEST_METHOD, "POST"));
-		assertThat(resolver.resolve(preFlight)).isNotInstanceOf(Fuseable.ScalarCallable.class);
+		assertThat(resolver.resolve(preFlight).block()).isNull();
 	}
 
 	private ReactiveIdempotentHandlerResolver resolver(Class<?>... components) {

@@ -174,10 +174,10 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 	}
 
 	/**
-	 * Requests that no {@code @Idempotent} handler can be bound for are let through before anything
-	 * else happens (not even the "already filtered" request attribute is set): the filter costs them a
-	 * few string comparisons and no allocation. So are requests without a key, unless an endpoint
-	 * requires one or something follows the decisions (each such request is a {@code BYPASSED} one).
+	 * Requests of an application with no idempotent handler or route are let through before anything
+	 * else happens (not even the "already filtered" request attribute is set). So are requests without
+	 * a key, unless an endpoint requires one or something follows the decisions (each such request is
+	 * a {@code BYPASSED} one).
 	 */
 	@Override
 	protected boolean shouldNotFilter(HttpServletRequest request) {
