@@ -1,10 +1,8 @@
 package dev.modelgate.idempotency.web.reactive;
 
-import java.security.Principal;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
-import reactor.core.Fuseable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.web.server.ServerWebExchange;
@@ -36,13 +34,8 @@ public class DefaultReactiveClientIdentityResolver implements ReactiveClientIden
 
 	@Override
 	public Mono<String> resolve(ServerWebExchange exchange) {
-		Mono<Principal> principal = exchange.getPrincipal();
-		if (principal instanceof Fuseable.ScalarCallable<?> known && isNull(known)) {
-			// No principal to wait for (no security filter set one): answered at once, as a value the
-			// engine can read without subscribing.
-			return headerIdentity(exchange);
-		}
-		return principal.filter((named) -> named.getName() != null && !named.getName().isBlank())
+		return exchange.getPrincipal()
+			.filter((named) -> named.getName() != null && !named.getName().isBlank())
 			.map((named) -> ClientIdentities.principalIdentity(named.getName()))
 			.switchIfEmpty(Mono.defer(() -> headerIdentity(exchange)));
 	}
@@ -55,15 +48,6 @@ public class DefaultReactiveClientIdentityResolver implements ReactiveClientIden
 		}
 		catch (AmbiguousClientIdentityException ex) {
 			return Mono.error(ex);
-		}
-	}
-
-	private static boolean isNull(Fuseable.ScalarCallable<?> known) {
-		try {
-			return known.call() == null;
-		}
-		catch (Exception ex) {
-			return false;
 		}
 	}
 
