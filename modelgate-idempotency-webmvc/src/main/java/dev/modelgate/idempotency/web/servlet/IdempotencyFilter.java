@@ -192,7 +192,7 @@ public class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
 		if (this.status.statusLookup(request) != null) {
 			return false;
 		}
-		if (!this.handlerResolver.mayResolve(request)) {
+		if (!this.handlerResolver.hasIdempotentHandlers()) {
 			return true;
 		}
 		return !this.handlerResolver.hasKeyRequiredHandlers()

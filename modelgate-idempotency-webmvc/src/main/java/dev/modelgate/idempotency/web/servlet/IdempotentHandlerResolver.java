@@ -115,16 +115,6 @@ public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 	}
 
 	/**
-	 * Whether the request could be bound for an idempotent handler or route, without a lookup: it can
-	 * when a handler is annotated, or when a route made idempotent by configuration may match it.
-	 * @param request the incoming request
-	 * @return {@code false} when it certainly is not; {@code true} when {@link #resolve} has to decide
-	 */
-	public boolean mayResolve(HttpServletRequest request) {
-		return !this.annotated.isEmpty() || this.routes.mayMatch(request);
-	}
-
-	/**
 	 * Finds the handler the request is bound for, as the dispatcher will.
 	 * @param request the incoming request
 	 * @return the endpoint the request is bound for, or {@code null} when neither its handler is

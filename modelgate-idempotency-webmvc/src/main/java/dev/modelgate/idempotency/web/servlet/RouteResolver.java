@@ -23,8 +23,8 @@ import dev.modelgate.idempotency.web.IdempotentEndpoint;
 /**
  * Finds the idempotent route without an annotated handler that a request is bound for: a functional
  * route that carries an {@link IdempotentRoute} attribute, else a {@link DeclaredRoute} from
- * configuration. As with annotated handlers, {@link #mayMatch} first rules requests out from their
- * method and raw path without allocating.
+ * configuration. Functional routes are looked up through the handler mappings, declared ones matched
+ * by their path pattern.
  */
 final class RouteResolver {
 
@@ -32,12 +32,8 @@ final class RouteResolver {
 
 	private final Declared[] declared;
 
-	private final Precheck[] declaredChecks;
-
 	/** Idempotent functional routes by method ({@code ""}: any) and then reported pattern. */
 	private final Map<String, Map<String, IdempotentEndpoint>> functional;
-
-	private final Precheck[] functionalChecks;
 
 	private final List<HandlerMapping> handlerMappings;
 
@@ -45,9 +41,7 @@ final class RouteResolver {
 
 	private RouteResolver() {
 		this.declared = new Declared[0];
-		this.declaredChecks = new Precheck[0];
 		this.functional = Map.of();
-		this.functionalChecks = new Precheck[0];
 		this.handlerMappings = List.of();
 		this.keyRequired = false;
 	}
@@ -66,14 +60,7 @@ final class RouteResolver {
 			.map((route) -> new Declared(route,
 					route.settings().endpoint(defaults).withRoute(route.pattern().getPatternString())))
 			.toArray(Declared[]::new);
-		this.declaredChecks = declared.stream()
-			.map((route) -> Precheck.of(Set.of(route.method().name()), route.pattern().getPatternString()))
-			.toArray(Precheck[]::new);
 		this.functional = functional(functionalRoutes, defaults);
-		this.functionalChecks = functionalRoutes.stream()
-			.filter((route) -> route.settings() != null)
-			.flatMap((route) -> route.patterns().stream().map((pattern) -> Precheck.of(route.methods(), pattern)))
-			.toArray(Precheck[]::new);
 		this.handlerMappings = List.copyOf(handlerMappings);
 		this.keyRequired = declared.stream().anyMatch((route) -> route.settings().isRequired())
 				|| functionalRoutes.stream().anyMatch((route) -> route.settings() != null && route.settings().isRequired());
@@ -155,33 +142,19 @@ final class RouteResolver {
 	}
 
 	/**
-	 * Whether the request could be bound for one of the routes, told from its method and raw path
-	 * alone and without allocating.
-	 */
-	boolean mayMatch(HttpServletRequest request) {
-		if (this.declaredChecks.length == 0 && this.functionalChecks.length == 0) {
-			return false;
-		}
-		String method = request.getMethod();
-		String uri = request.getRequestURI();
-		return Precheck.any(this.functionalChecks, method, uri) || Precheck.any(this.declaredChecks, method, uri);
-	}
-
-	/**
 	 * @param request the incoming request
 	 * @return the endpoint of the route it is bound for, or {@code null}
 	 * @throws Exception when a handler mapping fails to look the request up
 	 */
 	@Nullable IdempotentEndpoint resolve(HttpServletRequest request) throws Exception {
 		String method = request.getMethod();
-		String uri = request.getRequestURI();
-		if (Precheck.any(this.functionalChecks, method, uri)) {
+		if (!this.functional.isEmpty()) {
 			IdempotentEndpoint endpoint = resolveFunctional(request, method);
 			if (endpoint != null) {
 				return endpoint;
 			}
 		}
-		if (Precheck.any(this.declaredChecks, method, uri)) {
+		if (this.declared.length > 0) {
 			PathContainer path = ServletRequestPathUtils.parse(request).pathWithinApplication();
 			for (Declared route : this.declared) {
 				if (route.route().matches(method, path)) {
@@ -223,71 +196,6 @@ final class RouteResolver {
 	}
 
 	private record Declared(DeclaredRoute route, IdempotentEndpoint endpoint) {
-	}
-
-	/**
-	 * The methods of a route and the longest run of literal segments of its pattern: a raw URI that
-	 * does not contain that text (ignoring case, as a path matcher may be set to) cannot match it,
-	 * unless escapes or path parameters hide it.
-	 *
-	 * @param methods the route's methods; empty means any
-	 * @param literal the literal text; empty when the pattern has none
-	 */
-	private record Precheck(String[] methods, String literal) {
-
-		static Precheck of(Set<String> methods, String pattern) {
-			String longest = "";
-			StringBuilder run = new StringBuilder();
-			for (String segment : pattern.split("/")) {
-				if (segment.isEmpty()) {
-					continue;
-				}
-				if (segment.indexOf('{') >= 0 || segment.indexOf('*') >= 0 || segment.indexOf('?') >= 0) {
-					run.setLength(0);
-					continue;
-				}
-				run.append('/').append(segment);
-				if (run.length() > longest.length()) {
-					longest = run.toString();
-				}
-			}
-			return new Precheck(methods.toArray(new String[0]), longest);
-		}
-
-		static boolean any(Precheck[] checks, String method, String uri) {
-			for (Precheck check : checks) {
-				if (check.mayMatch(method, uri)) {
-					return true;
-				}
-			}
-			return false;
-		}
-
-		boolean mayMatch(String method, String uri) {
-			if (this.methods.length > 0 && !contains(this.methods, method)) {
-				return false;
-			}
-			if (uri == null || this.literal.isEmpty() || uri.indexOf('%') >= 0 || uri.indexOf(';') >= 0) {
-				return true;
-			}
-			int last = uri.length() - this.literal.length();
-			for (int i = 0; i <= last; i++) {
-				if (uri.regionMatches(true, i, this.literal, 0, this.literal.length())) {
-					return true;
-				}
-			}
-			return false;
-		}
-
-		private static boolean contains(String[] methods, String method) {
-			for (String candidate : methods) {
-				if (candidate.equals(method)) {
-					return true;
-				}
-			}
-			return false;
-		}
-
 	}
 
 }
