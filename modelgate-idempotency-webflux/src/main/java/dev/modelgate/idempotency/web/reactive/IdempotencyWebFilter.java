@@ -1,5 +1,6 @@
 package dev.modelgate.idempotency.web.reactive;
 
+import reactor.core.Fuseable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.Ordered;
@@ -62,8 +63,19 @@ public class IdempotencyWebFilter implements WebFilter, Ordered {
 				|| (!this.handlerResolver.hasKeyRequiredHandlers() && this.engine.canSkip(exchange.getRequest()))) {
 			return chain.filter(exchange);
 		}
-		return this.handlerResolver.resolve(exchange)
-			.singleOptional()
+		Mono<IdempotentEndpoint> resolved = this.handlerResolver.resolve(exchange);
+		if (resolved instanceof Fuseable.ScalarCallable<?> known) {
+			// Known at once (an unrivalled annotated route, or none): no operators.
+			IdempotentEndpoint endpoint;
+			try {
+				endpoint = (IdempotentEndpoint) known.call();
+			}
+			catch (Exception ex) {
+				return Mono.error(ex);
+			}
+			return (endpoint != null) ? this.engine.handle(exchange, endpoint, chain::filter) : chain.filter(exchange);
+		}
+		return resolved.singleOptional()
 			.flatMap((endpoint) -> endpoint.isPresent() ? this.engine.handle(exchange, endpoint.get(), chain::filter)
 					: chain.filter(exchange));
 	}

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -28,10 +29,14 @@ import dev.modelgate.idempotency.web.internal.AnnotatedEndpoints;
 /**
  * Finds the {@code @Idempotent} handler a reactive request is bound for, before the
  * {@code DispatcherHandler} runs: at start-up it collects the annotated handler methods of the
- * application's handler mappings. Per request it asks the mappings, in the dispatcher's order, which
- * handler the request goes to, on an exchange of its own attributes, so that nothing the lookup
- * writes (matched pattern, path variables) reaches the real exchange, which the dispatcher resolves
- * again.
+ * application's handler mappings. Per request, as the servlet side's resolver does, it first matches
+ * the annotated mappings' own conditions ({@code AnnotatedMappings}): when exactly one matches and
+ * it is unrivalled (its paths are literal, no other mapping of its handler mapping has them, and no
+ * handler mapping the dispatcher asks first can answer them), that is the handler, answered at once;
+ * when none matches, no annotated handler is. Otherwise it asks the mappings, in the dispatcher's
+ * order, which handler the request goes to, on an exchange of its own attributes, so that nothing
+ * the lookup writes (matched pattern, path variables) reaches the real exchange, which the
+ * dispatcher resolves again.
  */
 public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingleton {
 
@@ -44,6 +49,12 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 	private volatile Map<Method, IdempotentEndpoint> annotated = Map.of();
 
 	private volatile List<Route> routes = List.of();
+
+	/**
+	 * The annotated mappings to match directly, when every annotated handler is in one
+	 * {@code RequestMappingInfoHandlerMapping}; else {@code null}: every request is looked up in full.
+	 */
+	private volatile @Nullable AnnotatedMappings directMatch;
 
 	/** Whether an annotated handler or a route requires a key: asked on every request, so known ahead. */
 	private volatile boolean keyRequired;
@@ -78,6 +89,7 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 		}
 		this.handlerMappings = List.copyOf(mappings);
 		this.annotated = Map.copyOf(found);
+		this.directMatch = AnnotatedMappings.of(mappings, this.annotated);
 		updateKeyRequired();
 	}
 
@@ -119,7 +131,15 @@ public class ReactiveIdempotentHandlerResolver implements SmartInitializingSingl
 				return Mono.just(route.endpoint());
 			}
 		}
-		return this.annotated.isEmpty() ? Mono.empty() : lookUp(exchange);
+		if (this.annotated.isEmpty()) {
+			return Mono.empty();
+		}
+		AnnotatedMappings directMatch = this.directMatch;
+		Mono<IdempotentEndpoint> matched = (directMatch != null) ? directMatch.match(exchange) : null;
+		if (matched != null) {
+			return matched;
+		}
+		return lookUp(exchange);
 	}
 
 	/** Asks the handler mappings, in the dispatcher's order, on an exchange of its own attributes. */

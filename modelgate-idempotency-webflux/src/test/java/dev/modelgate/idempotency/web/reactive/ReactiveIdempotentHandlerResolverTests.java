@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.Fuseable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -54,23 +55,25 @@ class ReactiveIdempotentHandlerResolverTests {
 	}
 
 	@Test
-	void aLiteralRouteIsResolvedWithItsPattern() {
+	void unrivalledLiteralRouteIsAnsweredAtOnceWithItsPattern() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class);
 		Mono<IdempotentEndpoint> orders = resolver.resolve(exchange("POST", "/orders"));
+		assertThat(orders).isInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(orders.block().route()).isEqualTo("/orders");
 		assertThat(orders.block().ttl()).isEqualTo(Duration.ofMinutes(5));
 	}
 
 	@Test
-	void requestMatchingNoAnnotatedMappingIsResolvedToNothing() {
+	void requestMatchingNoAnnotatedMappingIsAnsweredAtOnceWithNothing() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class);
 		Mono<IdempotentEndpoint> health = resolver.resolve(exchange("POST", "/health"));
+		assertThat(health).isInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(health.block()).isNull();
 		assertThat(resolver.resolve(exchange("PUT", "/orders")).block()).isNull();
 	}
 
 	@Test
-	void theLookupLeavesNothingOnTheExchange() {
+	void directMatchLeavesNothingOnTheExchange() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class);
 		MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.post("/reports")
 			.accept(MediaType.APPLICATION_JSON));
@@ -84,6 +87,7 @@ class ReactiveIdempotentHandlerResolverTests {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class);
 		Mono<IdempotentEndpoint> escaped = resolver.resolve(
 				MockServerWebExchange.from(MockServerHttpRequest.method(HttpMethod.POST, URI.create("/%6Frders"))));
+		assertThat(escaped).isInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(escaped.block().route()).isEqualTo("/orders");
 	}
 
@@ -91,6 +95,7 @@ class ReactiveIdempotentHandlerResolverTests {
 	void sharedLiteralRouteIsSettledByTheFullLookup() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(SharedRoute.class);
 		Mono<IdempotentEndpoint> json = resolver.resolve(post("/shared", MediaType.APPLICATION_JSON));
+		assertThat(json).isNotInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(json.block().route()).isEqualTo("/shared");
 		assertThat(resolver.resolve(post("/shared", MediaType.TEXT_PLAIN)).block()).isNull();
 	}
@@ -106,40 +111,45 @@ class ReactiveIdempotentHandlerResolverTests {
 	void functionalRouteAskedFirstWinsOverTheAnnotatedOne() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class, FunctionalOrders.class);
 		Mono<IdempotentEndpoint> orders = resolver.resolve(exchange("POST", "/orders"));
+		assertThat(orders).isNotInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(orders.block()).isNull();
 	}
 
 	@Test
-	void functionalRoutesOnOtherPathsLeaveTheAnnotatedOne() {
+	void functionalRoutesOnOtherPathsLeaveTheAnnotatedOneUnrivalled() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class, FunctionalElsewhere.class);
 		Mono<IdempotentEndpoint> orders = resolver.resolve(exchange("POST", "/orders"));
+		assertThat(orders).isInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(orders.block().route()).isEqualTo("/orders");
 	}
 
 	@Test
-	void functionalRoutesThatMayServeThePathLeaveTheAnnotatedOneWhenTheyDoNot() {
+	void functionalRoutesThatMayServeThePathAreLeftToTheFullLookup() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class, FunctionalMaybeOrders.class);
 		Mono<IdempotentEndpoint> orders = resolver.resolve(exchange("POST", "/orders"));
+		assertThat(orders).isNotInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(orders.block().route()).isEqualTo("/orders");
 	}
 
 	@Test
-	void pathsMatchedRegardlessOfCaseFindTheAnnotatedRoute() {
+	void pathsMatchedRegardlessOfCaseAreLookedUpInFull() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(LiteralRoutes.class, CaseInsensitivePaths.class);
 		Mono<IdempotentEndpoint> orders = resolver.resolve(exchange("POST", "/ORDERS"));
+		assertThat(orders).isNotInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(orders.block().route()).isEqualTo("/orders");
 	}
 
 	@Test
-	void headRequestsFindTheRouteAndPreFlightRequestsNone() {
+	void headAndPreFlightRequestsAreLookedUpInFull() {
 		ReactiveIdempotentHandlerResolver resolver = resolver(AnyMethodRoute.class);
-		assertThat(resolver.resolve(exchange("POST", "/any")).block().route()).isEqualTo("/any");
+		assertThat(resolver.resolve(exchange("POST", "/any"))).isInstanceOf(Fuseable.ScalarCallable.class);
 		Mono<IdempotentEndpoint> head = resolver.resolve(exchange("HEAD", "/any"));
+		assertThat(head).isNotInstanceOf(Fuseable.ScalarCallable.class);
 		assertThat(head.block().route()).isEqualTo("/any");
 		MockServerWebExchange preFlight = MockServerWebExchange.from(MockServerHttpRequest.options("/any")
 			.header(HttpHeaders.ORIGIN, "https://example.com")
 			.header(HttpHeaders.ACCESS_CONTROL_REQUEST_METHOD, "POST"));
-		assertThat(resolver.resolve(preFlight).block()).isNull();
+		assertThat(resolver.resolve(preFlight)).isNotInstanceOf(Fuseable.ScalarCallable.class);
 	}
 
 	private ReactiveIdempotentHandlerResolver resolver(Class<?>... components) {
