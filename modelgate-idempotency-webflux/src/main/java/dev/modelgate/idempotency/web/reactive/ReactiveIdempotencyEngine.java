@@ -375,7 +375,8 @@ public class ReactiveIdempotencyEngine {
 					(ex) -> this.responder.reject(decision.streamUnreadable(ex), exchange));
 	}
 
-	private static LastEventId lastEventId(ServerWebExchange exchange) {
+	/** {@return where a follower of a stream resumes: the request's {@code Last-Event-ID}} */
+	static LastEventId lastEventId(ServerWebExchange exchange) {
 		return LastEventId.parse(exchange.getRequest().getHeaders().getFirst(HttpDecision.LAST_EVENT_ID));
 	}
 

@@ -16,7 +16,6 @@ import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.web.AmbiguousClientIdentityException;
 import dev.modelgate.idempotency.web.internal.HttpAction;
 import dev.modelgate.idempotency.web.internal.HttpDecision;
-import dev.modelgate.idempotency.web.internal.LastEventId;
 import dev.modelgate.idempotency.web.internal.StatusLookup;
 import dev.modelgate.idempotency.web.internal.StatusResource;
 
@@ -88,7 +87,8 @@ final class StatusResponder {
 
 	private Mono<Void> answerStatus(StatusLookup lookup, HttpAction action, ServerWebExchange exchange) {
 		if (action == HttpAction.ATTACH || action == HttpAction.REPLAY_STREAM) {
-			return this.streams.get().follow(lookup.scope(), LastEventId.parse(exchange.getRequest().getHeaders().getFirst(HttpDecision.LAST_EVENT_ID)), exchange.getResponse())
+			return this.streams.get()
+				.follow(lookup.scope(), ReactiveIdempotencyEngine.lastEventId(exchange), exchange.getResponse())
 				.flatMap((following) -> following.map((stream) -> {
 					lookup.followed(action);
 					return stream;

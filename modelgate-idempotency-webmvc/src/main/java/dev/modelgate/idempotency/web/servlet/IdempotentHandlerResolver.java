@@ -31,8 +31,7 @@ import dev.modelgate.idempotency.web.internal.AnnotatedEndpoints;
  * annotated.
  *
  * <p>Routes idempotent without an annotation (declared by configuration, or functional routes with
- * the {@link IdempotentRoute} attribute) are resolved after the annotated handlers, with a pre-check
- * of their own that is as cheap.
+ * the {@link IdempotentRoute} attribute) are resolved after the annotated handlers ({@code RouteResolver}).
  */
 public class IdempotentHandlerResolver implements SmartInitializingSingleton {
 
