@@ -51,8 +51,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A real MCP server (Spring AI's WebMVC streamable HTTP transport, as {@code spring-ai-starter-mcp-server-webmvc}
- * serves it, on Tomcat) serving the agent's tools, converted
+ * A real MCP server (Spring AI's WebMVC streamable HTTP transport and a synchronous server that runs tools on
+ * the request's thread, as {@code spring-ai-starter-mcp-server-webmvc} serves them, on Tomcat) serving the agent's tools, converted
  * as Spring AI's MCP server auto-configuration converts them and protected by {@link IdempotentMcpTools},
  * called by the SDK's real client, and by a Spring AI agent whose tools are those remote tools. Counted at
  * the tools: how often each really ran.
@@ -87,18 +87,7 @@ abstract class AbstractMcpToolsTests {
 					this.serverTemplate, Duration.ofSeconds(20));
 			served.add(new SyncToolSpecification(tool.tool(), (exchange, request) -> {
 				this.arrivals.incrementAndGet();
-				// The server runs tools on Reactor's shared threads, which took the class loader of the
-				// Tomcat of the test that started them; that loader is stopped with its server, and a
-				// store client loading a class through it (Lettuce does) would fail in a later test.
-				Thread thread = Thread.currentThread();
-				ClassLoader previous = thread.getContextClassLoader();
-				thread.setContextClassLoader(AbstractMcpToolsTests.class.getClassLoader());
-				try {
-					return tool.callHandler().apply(exchange, request);
-				}
-				finally {
-					thread.setContextClassLoader(previous);
-				}
+				return tool.callHandler().apply(exchange, request);
 			}));
 		}
 		this.transport = WebMvcStreamableServerTransportProvider.builder()
@@ -109,6 +98,10 @@ abstract class AbstractMcpToolsTests {
 		this.server = McpServer.sync(this.transport)
 			.serverInfo("tools", "1")
 			.capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+			// Tools run on the request's thread, as Spring AI's auto-configuration has them on a servlet
+			// application. The SDK's default (Reactor's boundedElastic) can lose a fast error's answer:
+			// see docs/AGENTS.md and dev/notes/mcp-tests.md.
+			.immediateExecution(true)
 			.tools(served)
 			.build();
 		this.web = new AnnotationConfigWebApplicationContext();
