@@ -43,7 +43,9 @@ class BenchmarksSmokeTests {
 					"dev.modelgate.idempotency.web.servlet.IdempotencyFilterBenchmark.unannotatedFiltered",
 					"dev.modelgate.idempotency.web.servlet.IdempotencyFilterBenchmark.replayFiltered",
 					"dev.modelgate.idempotency.web.servlet.IdempotencyFilterBenchmark.newKeyMemory",
-					"dev.modelgate.idempotency.web.reactive.ReactiveEngineBenchmark.newKeyEngine");
+					"dev.modelgate.idempotency.web.reactive.ReactiveEngineBenchmark.newKeyEngine",
+					"dev.modelgate.idempotency.benchmarks.SpringAiRecordingBenchmark.toolCallRecordedNewRun",
+					"dev.modelgate.idempotency.benchmarks.SpringAiRecordingBenchmark.roundRecordedNewRun");
 		assertThat(results).allSatisfy((result) -> assertThat(result.getPrimaryResult().getScore()).isPositive());
 	}
 
