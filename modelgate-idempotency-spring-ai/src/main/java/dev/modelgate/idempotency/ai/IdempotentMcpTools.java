@@ -19,8 +19,13 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import org.springframework.util.ClassUtils;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 import dev.modelgate.idempotency.core.FailurePolicy;
 import dev.modelgate.idempotency.core.IdempotencyInProgressException;
@@ -46,8 +51,10 @@ import dev.modelgate.idempotency.core.ResultCodec;
  *
  * <p>A call without the {@code _meta} entry may carry its key in the HTTP {@link #HEADER} header of its
  * streamable HTTP request, when the server's transport copies that header into the transport context
- * with {@link #transportContext(String)} (its {@code contextExtractor}). When both are present, the
- * {@code _meta} entry wins: it belongs to the call, the header to the HTTP request.
+ * with {@link #transportContext(String)} (its {@code contextExtractor}), or when the tool runs on the thread
+ * of that request in a Spring MVC application (what Spring AI's auto-configuration sets up on a servlet
+ * application: a synchronous server with immediate execution), which binds the request to its thread. When
+ * both are present, the {@code _meta} entry wins: it belongs to the call, the header to the HTTP request.
  */
 public final class IdempotentMcpTools {
 
@@ -74,6 +81,10 @@ public final class IdempotentMcpTools {
 	public static final String REPORTED_METHOD = "MCP";
 
 	private static final Logger logger = LoggerFactory.getLogger(IdempotentMcpTools.class);
+
+	private static final boolean SERVLET_REQUESTS = ClassUtils.isPresent(
+			"org.springframework.web.context.request.ServletRequestAttributes", IdempotentMcpTools.class.getClassLoader())
+			&& ClassUtils.isPresent("jakarta.servlet.http.HttpServletRequest", IdempotentMcpTools.class.getClassLoader());
 
 	private IdempotentMcpTools() {
 	}
@@ -172,9 +183,10 @@ public final class IdempotentMcpTools {
 		return (header != null) ? McpTransportContext.create(Map.of(HEADER, header)) : McpTransportContext.EMPTY;
 	}
 
-	private static Object header(McpSyncServerExchange exchange) {
+	private static @Nullable Object header(@Nullable McpSyncServerExchange exchange) {
 		McpTransportContext context = (exchange != null) ? exchange.transportContext() : null;
-		return (context != null) ? context.get(HEADER) : null;
+		Object header = (context != null) ? context.get(HEADER) : null;
+		return (header != null || !SERVLET_REQUESTS) ? header : ServletRequestHeader.get(HEADER);
 	}
 
 	private static CallToolResult replayed(CallToolResult result) {
@@ -231,6 +243,16 @@ public final class IdempotentMcpTools {
 			catch (IOException ex) {
 				throw new UncheckedIOException(ex);
 			}
+		}
+
+	}
+
+	/** The header of the servlet request bound to this thread, if any; loaded only where Spring Web and the Servlet API are. */
+	private static final class ServletRequestHeader {
+
+		static @Nullable String get(String name) {
+			return (RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes request)
+					? request.getRequest().getHeader(name) : null;
 		}
 
 	}
