@@ -13,6 +13,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,6 +31,11 @@ class AgentFaultsDisabledTests {
 	@Autowired
 	MailOutbox outbox;
 
+	@DynamicPropertySource
+	static void serverPort(DynamicPropertyRegistry registry) {
+		AgentServerPort.register(registry);
+	}
+
 	@Test
 	void faultFieldsAreIgnoredUnlessFaultsAreEnabled() throws Exception {
 		String recipient = UUID.randomUUID() + "@example.com";
@@ -37,7 +44,7 @@ class AgentFaultsDisabledTests {
 			.header("Idempotency-Key", UUID.randomUUID().toString())
 			.header("Authorization", "Bearer sk-agent-tests")
 			.POST(HttpRequest.BodyPublishers.ofString("{\"task\":\"Check backups\",\"report_to\":\"" + recipient
-					+ "\",\"fail_after_step\":2,\"mail_timeout\":true}"))
+					+ "\",\"fail_after_step\":1,\"mail_timeout\":true}"))
 			.build();
 
 		HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
