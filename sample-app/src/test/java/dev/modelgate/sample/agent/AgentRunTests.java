@@ -8,8 +8,6 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.UUID;
 
-import javax.sql.DataSource;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -17,14 +15,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.ai.model.tool.ToolCallingManager;
-import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
-import org.springframework.modulith.events.core.EventPublicationRegistry;
-import org.springframework.modulith.events.core.EventSerializer;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -38,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * gateway's own chat-completions endpoint and so to the mock provider: a run that crashes mid-way and is
  * retried as a whole never repeats a tool call that completed, nor a model round that was recorded,
  * counted in the mail outbox, the ticket desk and the mock provider. Each run has three model rounds
- * (send_email asked for, create_ticket asked for, the answer).
+ * (send_email asked for, create_ticket asked for, the answer). On the memory store here; on Redis and
+ * PostgreSQL in the subclasses.
  */
 @Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "modelgate.sample.agent.faults-enabled=true")
@@ -226,16 +222,6 @@ class AgentRunTests {
 		assertThat(bob.statusCode()).isEqualTo(200);
 		assertThat(json(alice).path("run_id").asString()).isNotEqualTo(json(bob).path("run_id").asString());
 		assertThat(mailsSent()).hasSize(2);
-	}
-
-	/** The default profile mails directly: no broker connection factory, no event publication registry, no database. */
-	@Test
-	void defaultProfileMailsDirectlyWithoutABrokerOrAnEventRegistry() {
-		assertThat(this.context.getBean(MailSender.class)).isInstanceOf(DirectMailSender.class);
-		assertThat(this.context.getBeanNamesForType(ConnectionFactory.class)).isEmpty();
-		assertThat(this.context.getBeanNamesForType(EventPublicationRegistry.class)).isEmpty();
-		assertThat(this.context.getBeanNamesForType(EventSerializer.class)).isEmpty();
-		assertThat(this.context.getBeanNamesForType(DataSource.class)).isEmpty();
 	}
 
 	@Test
