@@ -31,6 +31,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.client.RestClient;
 
 import dev.modelgate.sample.provider.MockChatCompletionProvider;
 
@@ -142,7 +143,7 @@ class AgentConcurrentRunTests {
 		private final DirectMailSender delegate;
 
 		HeldMailSender(MailOutbox outbox) {
-			this.delegate = new DirectMailSender(outbox);
+			this.delegate = new DirectMailSender(outbox, RestClient.builder(), new AgentProperties());
 		}
 
 		@Override
