@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -149,7 +150,7 @@ public class MockChatCompletionProvider implements ChatCompletionProvider {
 	}
 
 	/** The final answer of an agent's conversation: every tool result since the last user message, in order. */
-	private static String toolResultsAnswer(JsonNode messages) {
+	private String toolResultsAnswer(JsonNode messages) {
 		List<String> results = new ArrayList<>();
 		for (JsonNode message : messages) {
 			String role = message.path("role").asString("");
@@ -157,10 +158,21 @@ public class MockChatCompletionProvider implements ChatCompletionProvider {
 				results.clear();
 			}
 			else if ("tool".equals(role)) {
-				results.add(text(message.path("content")));
+				results.add(unquoted(text(message.path("content"))));
 			}
 		}
 		return "Done: " + String.join("; ", results) + ".";
+	}
+
+	/** Spring AI sends a tool's result as JSON: a string result arrives quoted. */
+	private String unquoted(String result) {
+		try {
+			JsonNode value = this.jsonMapper.readTree(result);
+			return value.isString() ? value.asString() : result;
+		}
+		catch (JacksonException ex) {
+			return result;
+		}
 	}
 
 	private static String reply(String prompt) {

@@ -97,8 +97,8 @@ class AgentRunTests {
 		assertThat(step(run, 2).path("name").asString()).isEqualTo("create_ticket");
 		assertThat(step(run, 2).path("output").asString()).isEqualTo(ticketsOpened().get(0).id());
 		assertThat(step(run, 3).path("name").asString()).isEqualTo("answer");
-		assertThat(step(run, 3).path("output").asString()).contains(mailsSent().get(0).messageId(),
-				ticketsOpened().get(0).id());
+		assertThat(step(run, 3).path("output").asString())
+			.isEqualTo("Done: " + mailsSent().get(0).messageId() + "; " + ticketsOpened().get(0).id() + ".");
 	}
 
 	/**
