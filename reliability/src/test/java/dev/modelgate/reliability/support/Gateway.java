@@ -1,6 +1,7 @@
 package dev.modelgate.reliability.support;
 
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -40,7 +41,16 @@ public final class Gateway {
 	 * @param headerNamesAndValues further headers, as name and value pairs
 	 */
 	public CompletableFuture<Answer> sendAsync(SampleApp app, String key, String body, String... headerNamesAndValues) {
-		HttpRequest.Builder request = HttpRequest.newBuilder(app.chatCompletions())
+		return postAsync(app.chatCompletions(), key, body, headerNamesAndValues);
+	}
+
+	/**
+	 * Posts {@code body} to {@code uri} (of a gateway), with the same headers as the chat requests.
+	 * @param key the {@code Idempotency-Key}, or {@code null} for none
+	 * @param headerNamesAndValues further headers, as name and value pairs
+	 */
+	public CompletableFuture<Answer> postAsync(URI uri, String key, String body, String... headerNamesAndValues) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(uri)
 			.timeout(this.timeout)
 			.header("Content-Type", "application/json")
 			.header("Authorization", AUTHORIZATION)

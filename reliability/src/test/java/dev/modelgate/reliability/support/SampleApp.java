@@ -86,6 +86,10 @@ public final class SampleApp implements AutoCloseable {
 		return URI.create("http://127.0.0.1:" + this.port + "/v1/chat/completions");
 	}
 
+	public URI agentRuns() {
+		return URI.create("http://127.0.0.1:" + this.port + "/v1/agent/runs");
+	}
+
 	public ManagedProcess process() {
 		return this.process;
 	}

@@ -18,9 +18,9 @@ public record AgentRun(@JsonProperty("run_id") String runId, String status, List
 	 * One step of the run.
 	 *
 	 * @param step its number, from 1
-	 * @param name what it did
-	 * @param toolKey the tool-level key it ran under, for steps that call a tool
-	 * @param output what it produced
+	 * @param name the tool it called, or {@code answer} for the model's final answer
+	 * @param toolKey the key of the tool call, for steps that call a tool
+	 * @param output the tool's result, or the answer
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Step(int step, String name, @JsonProperty("tool_key") String toolKey, String output) {

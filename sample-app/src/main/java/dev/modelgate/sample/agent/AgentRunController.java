@@ -16,9 +16,9 @@ import dev.modelgate.idempotency.core.IdempotencyContext;
 /**
  * {@code POST /v1/agent/runs}: one agent run per {@code Idempotency-Key}. The run-level key is the
  * filter's: a completed run is replayed, a failed one (5xx) released so that the client can retry it.
- * The tool-level keys are derived from the run's id, which is derived from the scope the filter holds
- * for the request (client, route and key), so a retry of the run gets the same tool keys, and two
- * clients that happen to pick the same key do not share tool calls.
+ * The keys of the tool calls and model rounds are derived from the scope the filter holds for the
+ * request (client, route and key), so a retry of the run gets the same ones, and two clients that
+ * happen to pick the same key do not share tool calls.
  *
  * <p>The fault fields are left out of the fingerprint, so that a run that crashed on purpose can be
  * retried without them.

@@ -7,7 +7,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *
  * @param task what the agent should do
  * @param reportTo where the agent mails its report
- * @param failAfterStep simulate a crash after this step (only with faults enabled)
+ * @param failAfterStep simulate a crash after this step (only with faults enabled): 1 after the mail,
+ * 2 after the ticket, 3 after the answer
  * @param mailTimeout simulate a mail server that accepts the mail and then times out (only with
  * faults enabled)
  */
@@ -21,10 +22,6 @@ public record AgentRunRequest(String task, @JsonProperty("report_to") String rep
 		if (this.reportTo == null || !this.reportTo.contains("@")) {
 			throw new InvalidAgentRunException("invalid_report_to", "'report_to' must be an e-mail address.");
 		}
-	}
-
-	boolean failsAfter(int step) {
-		return this.failAfterStep != null && this.failAfterStep == step;
 	}
 
 	boolean mailTimesOut() {

@@ -22,7 +22,16 @@ public enum FaultPoint {
 	AFTER_CHARGE,
 
 	/** The record is written; not one byte of the response has been sent. */
-	AFTER_RECORD;
+	AFTER_RECORD,
+
+	/** An agent run ({@code POST /v1/agent/runs}): its first model round is answered and recorded, its tool not yet called. */
+	AFTER_MODEL_ROUND,
+
+	/** An agent run: its first tool call (the mail) took effect, its result is not recorded. */
+	AFTER_TOOL_EFFECT,
+
+	/** An agent run: its first tool call's result is recorded, the next model round not yet asked for. */
+	AFTER_TOOL_RECORD;
 
 	/** The name used in the request header and in log lines, for example {@code before-upstream}. */
 	public String headerValue() {

@@ -8,28 +8,33 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.UUID;
 
-import javax.sql.DataSource;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
-import org.springframework.modulith.events.core.EventPublicationRegistry;
-import org.springframework.modulith.events.core.EventSerializer;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.modelgate.idempotency.ai.IdempotentToolCallingManager;
+import dev.modelgate.sample.provider.MockChatCompletionProvider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The agent endpoint over real HTTP with faults enabled: a run that crashes mid-way and is retried
- * as a whole never repeats a tool call that completed, counted in the mail outbox and the ticket desk.
+ * The agent endpoint over real HTTP with faults enabled, its Spring AI OpenAI client talking HTTP to the
+ * gateway's own chat-completions endpoint and so to the mock provider: a run that crashes mid-way and is
+ * retried as a whole never repeats a tool call that completed, nor a model round that was recorded,
+ * counted in the mail outbox, the ticket desk and the mock provider. Each run has three model rounds
+ * (send_email asked for, create_ticket asked for, the answer). On the memory store here; on Redis and
+ * PostgreSQL in the subclasses.
  */
 @Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "modelgate.sample.agent.faults-enabled=true")
@@ -49,81 +54,145 @@ class AgentRunTests {
 	@Autowired
 	ApplicationContext context;
 
+	@Autowired
+	MockChatCompletionProvider model;
+
 	private String recipient;
 
 	private String task;
+
+	private int modelCallsBefore;
+
+	@DynamicPropertySource
+	static void serverPort(DynamicPropertyRegistry registry) {
+		AgentServerPort.register(registry);
+	}
 
 	@BeforeEach
 	void uniqueRun() {
 		this.recipient = UUID.randomUUID() + "@example.com";
 		this.task = "Investigate outage " + UUID.randomUUID();
+		this.modelCallsBefore = this.model.completions();
 	}
 
 	@Test
-	void runRetriedAfterACrashAfterTheMailStepDoesNotMailAgain() {
+	void agentIsSpringAiWithTheStartersToolCallingManager() {
+		assertThat(this.context.getBean(ToolCallingManager.class)).isInstanceOf(IdempotentToolCallingManager.class);
+	}
+
+	@Test
+	void runMailsOpensATicketAndAnswersWithBothInThreeModelRounds() {
+		HttpResponse<byte[]> run = run(UUID.randomUUID().toString());
+
+		assertThat(run.statusCode()).isEqualTo(200);
+		assertThat(mailsSent()).singleElement().satisfies((mail) -> {
+			assertThat(mail.message().subject()).isEqualTo("Agent report: " + this.task);
+			assertThat(mail.message().text()).isEqualTo("The agent is working on: " + this.task);
+		});
+		assertThat(ticketsOpened()).singleElement().extracting(Ticket::title).isEqualTo("Follow up: " + this.task);
+		assertThat(modelCalls()).isEqualTo(3);
+		assertThat(step(run, 1).path("name").asString()).isEqualTo("send_email");
+		assertThat(step(run, 1).path("output").asString()).isEqualTo(mailsSent().get(0).messageId());
+		assertThat(step(run, 1).path("tool_key").asString()).isEqualTo(mailsSent().get(0).idempotencyKey());
+		assertThat(step(run, 2).path("name").asString()).isEqualTo("create_ticket");
+		assertThat(step(run, 2).path("output").asString()).isEqualTo(ticketsOpened().get(0).id());
+		assertThat(step(run, 3).path("name").asString()).isEqualTo("answer");
+		assertThat(step(run, 3).path("output").asString())
+			.isEqualTo("Done: " + mailsSent().get(0).messageId() + "; " + ticketsOpened().get(0).id() + ".");
+	}
+
+	/**
+	 * The first attempt had the first model round (which asked for the mail) and the mail; the retry gets
+	 * both from their records and asks the model only for the two rounds not recorded.
+	 */
+	@Test
+	void runRetriedAfterACrashAfterTheMailMailsOnceAndAsksTheModelOnlyForTheRoundsNotRecorded() {
+		String key = UUID.randomUUID().toString();
+
+		HttpResponse<byte[]> crashed = run(key, "\"fail_after_step\":1");
+		assertThat(crashed.statusCode()).isEqualTo(500);
+		assertThat(json(crashed).path("error").path("code").asString()).isEqualTo("simulated_crash");
+		assertThat(mailsSent()).hasSize(1);
+		assertThat(ticketsOpened()).isEmpty();
+		assertThat(modelCalls()).isEqualTo(1);
+		HttpResponse<byte[]> retry = run(key);
+
+		assertThat(retry.statusCode()).isEqualTo(200);
+		assertThat(retry.headers().firstValue("Idempotent-Replayed")).isEmpty();
+		assertThat(mailsSent()).hasSize(1);
+		assertThat(ticketsOpened()).hasSize(1);
+		assertThat(modelCalls()).as("each of the three model rounds once").isEqualTo(3);
+		assertThat(step(retry, 1).path("output").asString()).isEqualTo(mailsSent().get(0).messageId());
+		assertThat(step(retry, 1).path("tool_key").asString()).isEqualTo(mailsSent().get(0).idempotencyKey());
+	}
+
+	@Test
+	void runRetriedAfterACrashAfterTheTicketRepeatsNoToolCallAndNoRecordedRound() {
 		String key = UUID.randomUUID().toString();
 
 		HttpResponse<byte[]> crashed = run(key, "\"fail_after_step\":2");
+		assertThat(modelCalls()).isEqualTo(2);
 		HttpResponse<byte[]> retry = run(key);
 
 		assertThat(crashed.statusCode()).isEqualTo(500);
-		assertThat(json(crashed).path("error").path("code").asString()).isEqualTo("simulated_crash");
 		assertThat(retry.statusCode()).isEqualTo(200);
 		assertThat(mailsSent()).hasSize(1);
 		assertThat(ticketsOpened()).hasSize(1);
-		assertThat(step(retry, 2).path("output").asString()).isEqualTo(mailsSent().get(0).messageId());
-		assertThat(step(retry, 2).path("tool_key").asString()).isEqualTo(mailsSent().get(0).idempotencyKey());
+		assertThat(modelCalls()).isEqualTo(3);
+		assertThat(step(retry, 2).path("output").asString()).isEqualTo(ticketsOpened().get(0).id());
 	}
 
+	/** Every round was recorded before the crash: the retry runs the agent again without the model or a tool. */
 	@Test
-	void runRetriedAfterACrashAfterTheTicketStepRepeatsNoToolCall() {
+	void runRetriedAfterACrashAfterTheAnswerAsksTheModelNothing() {
 		String key = UUID.randomUUID().toString();
 
 		HttpResponse<byte[]> crashed = run(key, "\"fail_after_step\":3");
+		assertThat(modelCalls()).isEqualTo(3);
 		HttpResponse<byte[]> retry = run(key);
 
 		assertThat(crashed.statusCode()).isEqualTo(500);
 		assertThat(retry.statusCode()).isEqualTo(200);
+		assertThat(retry.headers().firstValue("Idempotent-Replayed")).isEmpty();
+		assertThat(modelCalls()).isEqualTo(3);
 		assertThat(mailsSent()).hasSize(1);
 		assertThat(ticketsOpened()).hasSize(1);
-		assertThat(step(retry, 3).path("output").asString()).isEqualTo(ticketsOpened().get(0).id());
+		assertThat(step(retry, 3).path("output").asString()).contains(mailsSent().get(0).messageId(),
+				ticketsOpened().get(0).id());
 	}
 
 	@Test
 	void severalCrashesAndRetriesStillMailOnce() {
 		String key = UUID.randomUUID().toString();
 
+		assertThat(run(key, "\"fail_after_step\":1").statusCode()).isEqualTo(500);
+		assertThat(run(key, "\"fail_after_step\":1").statusCode()).isEqualTo(500);
 		assertThat(run(key, "\"fail_after_step\":2").statusCode()).isEqualTo(500);
-		assertThat(run(key, "\"fail_after_step\":2").statusCode()).isEqualTo(500);
-		assertThat(run(key, "\"fail_after_step\":3").statusCode()).isEqualTo(500);
 		assertThat(run(key).statusCode()).isEqualTo(200);
 
 		assertThat(mailsSent()).hasSize(1);
 		assertThat(ticketsOpened()).hasSize(1);
+		assertThat(modelCalls()).isEqualTo(3);
 	}
 
 	@Test
-	void crashBeforeTheMailStepMailsOnTheRetry() {
-		String key = UUID.randomUUID().toString();
-
-		assertThat(run(key, "\"fail_after_step\":1").statusCode()).isEqualTo(500);
-		assertThat(mailsSent()).isEmpty();
-		assertThat(run(key).statusCode()).isEqualTo(200);
-
-		assertThat(mailsSent()).hasSize(1);
-	}
-
-	@Test
-	void completedRunIsReplayedByItsRunKey() {
+	void completedRunRetriedIsReplayedWithoutAModelOrToolCall() {
 		String key = UUID.randomUUID().toString();
 
 		HttpResponse<byte[]> first = run(key);
+		assertThat(first.statusCode()).isEqualTo(200);
+		int modelCallsAfterFirst = modelCalls();
+		List<SentMail> mailsAfterFirst = mailsSent();
+		List<Ticket> ticketsAfterFirst = ticketsOpened();
 		HttpResponse<byte[]> retry = run(key);
 
 		assertThat(retry.statusCode()).isEqualTo(200);
 		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(retry.body()).isEqualTo(first.body());
-		assertThat(mailsSent()).hasSize(1);
+		assertThat(modelCallsAfterFirst).isEqualTo(3);
+		assertThat(modelCalls()).isEqualTo(modelCallsAfterFirst);
+		assertThat(mailsSent()).isEqualTo(mailsAfterFirst).hasSize(1);
+		assertThat(ticketsOpened()).isEqualTo(ticketsAfterFirst).hasSize(1);
 	}
 
 	@Test
@@ -138,7 +207,8 @@ class AgentRunTests {
 
 		assertThat(retry.statusCode()).isEqualTo(200);
 		assertThat(mailsSent()).hasSize(1);
-		assertThat(step(retry, 2).path("output").asString()).isEqualTo(mailsSent().get(0).messageId());
+		assertThat(ticketsOpened()).hasSize(1);
+		assertThat(step(retry, 1).path("output").asString()).isEqualTo(mailsSent().get(0).messageId());
 	}
 
 	@Test
@@ -152,16 +222,6 @@ class AgentRunTests {
 		assertThat(bob.statusCode()).isEqualTo(200);
 		assertThat(json(alice).path("run_id").asString()).isNotEqualTo(json(bob).path("run_id").asString());
 		assertThat(mailsSent()).hasSize(2);
-	}
-
-	/** The default profile mails directly: no broker connection factory, no event publication registry, no database. */
-	@Test
-	void defaultProfileMailsDirectlyWithoutABrokerOrAnEventRegistry() {
-		assertThat(this.context.getBean(MailSender.class)).isInstanceOf(DirectMailSender.class);
-		assertThat(this.context.getBeanNamesForType(ConnectionFactory.class)).isEmpty();
-		assertThat(this.context.getBeanNamesForType(EventPublicationRegistry.class)).isEmpty();
-		assertThat(this.context.getBeanNamesForType(EventSerializer.class)).isEmpty();
-		assertThat(this.context.getBeanNamesForType(DataSource.class)).isEmpty();
 	}
 
 	@Test
@@ -209,6 +269,11 @@ class AgentRunTests {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted", ex);
 		}
+	}
+
+	/** The model calls since the test began: the agent's, as no other request runs meanwhile. */
+	private int modelCalls() {
+		return this.model.completions() - this.modelCallsBefore;
 	}
 
 	private List<SentMail> mailsSent() {

@@ -34,9 +34,12 @@ import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.modulith.events.IncompleteEventPublications;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 import dev.modelgate.idempotency.micrometer.MicrometerIdempotencyListener;
 import dev.modelgate.idempotency.outbox.IdempotentEventHeaders;
+import dev.modelgate.sample.agent.AgentServerPort;
 import dev.modelgate.sample.agent.MailOutbox;
 import dev.modelgate.sample.agent.SentMail;
 import dev.modelgate.sample.faults.OutboxFaults;
@@ -102,6 +105,11 @@ class OutboxMailTests {
 	private String recipient;
 
 	private String task;
+
+	@DynamicPropertySource
+	static void serverPort(DynamicPropertyRegistry registry) {
+		AgentServerPort.register(registry);
+	}
 
 	@BeforeEach
 	void uniqueRun() {
@@ -204,7 +212,7 @@ class OutboxMailTests {
 
 	/** The mail step's output: {@code queued_} and the event's derived key. */
 	private static String eventKey(HttpResponse<byte[]> run) {
-		String output = json(run).path("steps").get(1).path("output").asString();
+		String output = json(run).path("steps").get(0).path("output").asString();
 		assertThat(output).startsWith("queued_");
 		return output.substring("queued_".length());
 	}
