@@ -31,7 +31,7 @@ import dev.modelgate.idempotency.autoconfigure.ModelgateIdempotencyProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What the README and the user's guide promise about themselves: the README fits in 12,000
+ * What the README and the user's guide promise about themselves: the README fits in 12,500
  * characters, every snippet in it is tested by the build (each names, in a {@code <!-- tested: -->}
  * comment, the built file it is taken from), every relative link and anchor resolves, every
  * {@code modelgate.idempotency} property they name exists, and the configuration reference lists
@@ -52,8 +52,8 @@ class DocumentationTests {
 		.compile("<groupId>([^<]+)</groupId>\\s*<artifactId>([^<]+)</artifactId>");
 
 	@Test
-	void theReadmeFitsInTwelveThousandCharacters() throws IOException {
-		assertThat(read(ROOT.resolve("README.md"))).hasSizeLessThanOrEqualTo(12_000);
+	void theReadmeFitsInTwelveAndAHalfThousandCharacters() throws IOException {
+		assertThat(read(ROOT.resolve("README.md"))).hasSizeLessThanOrEqualTo(12_500);
 	}
 
 	@Test
