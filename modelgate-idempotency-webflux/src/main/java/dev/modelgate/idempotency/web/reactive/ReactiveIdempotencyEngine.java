@@ -178,11 +178,6 @@ public class ReactiveIdempotencyEngine {
 		return this.status.lookUpStatus(exchange);
 	}
 
-	/** {@return the global settings} */
-	public KeyedRequestSettings getSettings() {
-		return this.settings;
-	}
-
 	/**
 	 * Whether a request bound for an endpoint that does not require a key can skip the engine: it has
 	 * no key and no listener follows the decisions (each such request is a {@code BYPASSED} one).
