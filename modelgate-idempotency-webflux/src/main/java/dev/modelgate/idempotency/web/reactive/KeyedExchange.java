@@ -42,12 +42,16 @@ final class KeyedExchange {
 	}
 
 	/**
-	 * {@return the same exchange, its response replaced}
+	 * {@return the same exchange, its response replaced} One decorator over the server's exchange,
+	 * where a mutated exchange would add another to every call the handler makes.
 	 * @param exchange an exchange made by {@link #of}, or another
-	 * @param response the response
+	 * @param response the response, held back for the run
 	 */
 	static ServerWebExchange withResponse(ServerWebExchange exchange, ServerHttpResponse response) {
-		return BufferedBodyExchange.withResponse(exchange, response);
+		if (exchange instanceof BufferedBodyExchange buffered) {
+			return new BufferedBodyExchange(buffered.getDelegate(), buffered.request, response);
+		}
+		return exchange.mutate().response(response).build();
 	}
 
 	/** The request as the handler sees it: the body read for the fingerprint, readable again. */
@@ -97,17 +101,6 @@ final class KeyedExchange {
 			super(delegate);
 			this.request = request;
 			this.response = response;
-		}
-
-		/**
-		 * The exchange for the run: the same request, the response held back; one decorator over the
-		 * server's exchange, where a mutated exchange would add another to every call the handler makes.
-		 */
-		static ServerWebExchange withResponse(ServerWebExchange exchange, ServerHttpResponse response) {
-			if (exchange instanceof BufferedBodyExchange buffered) {
-				return new BufferedBodyExchange(buffered.getDelegate(), buffered.request, response);
-			}
-			return exchange.mutate().response(response).build();
 		}
 
 		private static @Nullable MediaType contentType(ServerHttpRequest request) {
