@@ -103,15 +103,6 @@ final class KeyedExchange {
 			this.response = response;
 		}
 
-		private static @Nullable MediaType contentType(ServerHttpRequest request) {
-			try {
-				return request.getHeaders().getContentType();
-			}
-			catch (IllegalArgumentException ex) {
-				return null;
-			}
-		}
-
 		@Override
 		public ServerHttpRequest getRequest() {
 			return this.request;
@@ -143,7 +134,7 @@ final class KeyedExchange {
 		/** The body as {@code type} when its content type is {@code accepted}, else an empty map; read once. */
 		private <V> Mono<MultiValueMap<String, V>> readOnce(MediaType accepted,
 				HttpMessageReader<MultiValueMap<String, V>> reader, ResolvableType type) {
-			MediaType contentType = contentType(this.request);
+			MediaType contentType = KeyedBody.contentType(this.request);
 			if (contentType == null || !accepted.isCompatibleWith(contentType)) {
 				return Mono.fromSupplier(LinkedMultiValueMap::new);
 			}
