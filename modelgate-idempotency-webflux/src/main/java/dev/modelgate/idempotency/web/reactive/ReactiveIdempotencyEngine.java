@@ -222,8 +222,7 @@ public class ReactiveIdempotencyEngine {
 			}
 			ServerHttpRequest request = exchange.getRequest();
 			RequestDecision decision = this.decision.start(request.getMethod().name(), endpoint);
-			List<String> values = HeaderValues.of(request.getHeaders(), this.settings.headerName());
-			HttpAction action = decision.key((values != null) ? values : List.of());
+			HttpAction action = decision.key(HeaderValues.all(request.getHeaders(), this.settings.headerName()));
 			if (action != null) {
 				return unkeyed(action, exchange, chain);
 			}
