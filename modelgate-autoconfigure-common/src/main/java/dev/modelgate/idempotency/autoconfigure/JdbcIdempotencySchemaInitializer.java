@@ -12,21 +12,15 @@ import dev.modelgate.idempotency.jdbc.JdbcDatabase;
 import dev.modelgate.idempotency.jdbc.JdbcIdempotencySchema;
 
 /**
- * Creates the idempotency table at start-up from the database's script ({@value #SCHEMA_LOCATION} on
- * PostgreSQL, {@value #MARIADB_SCHEMA_LOCATION} on MariaDB and MySQL), as Spring Session does for
- * its JDBC store: {@code always}, only for an embedded database, or {@code never} (then nothing
+ * Creates the idempotency table at start-up from the database's script (see
+ * {@link JdbcIdempotencySchema}), as Spring Session does for its JDBC store: {@code always}, only
+ * for an embedded database, or {@code never} (then nothing
  * touches the database at start-up). The script creates only what is missing, so it is safe on every
  * start, and instances that start together take turns (see {@link #runScripts}). Its
  * {@code %TABLE_NAME%} and {@code %TABLE_BASE_NAME%} placeholders are replaced by the configured table
  * name, with and without its schema.
  */
 public class JdbcIdempotencySchemaInitializer extends DataSourceScriptDatabaseInitializer {
-
-	/** The PostgreSQL DDL, also the source to copy into a Flyway or Liquibase migration. */
-	public static final String SCHEMA_LOCATION = "classpath:" + JdbcIdempotencySchema.POSTGRESQL;
-
-	/** The MariaDB and MySQL DDL. */
-	public static final String MARIADB_SCHEMA_LOCATION = "classpath:" + JdbcIdempotencySchema.MARIADB;
 
 	private final JdbcDatabase database;
 

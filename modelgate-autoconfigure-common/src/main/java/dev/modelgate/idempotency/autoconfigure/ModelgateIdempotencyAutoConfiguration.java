@@ -1,9 +1,5 @@
 package dev.modelgate.idempotency.autoconfigure;
 
-
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -98,8 +94,6 @@ public class ModelgateIdempotencyAutoConfiguration {
 	@ConditionalOnClass(DispatcherServlet.class)
 	@Import(ProblemRendererImports.class)
 	static class WebConfiguration {
-
-		private static final Log logger = LogFactory.getLog(ModelgateIdempotencyAutoConfiguration.class);
 
 		@Bean
 		@ConditionalOnMissingBean

@@ -2,9 +2,6 @@ package dev.modelgate.idempotency.autoconfigure;
 
 import java.time.Duration;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -55,8 +52,6 @@ import dev.modelgate.idempotency.web.ResponsePolicy;
 @ConditionalOnClass({ DispatcherHandler.class, IdempotencyWebFilter.class })
 @ConditionalOnBooleanProperty(name = "modelgate.idempotency.enabled", matchIfMissing = true)
 public class ModelgateIdempotencyWebFluxAutoConfiguration {
-
-	private static final Log logger = LogFactory.getLog(ModelgateIdempotencyWebFluxAutoConfiguration.class);
 
 	/**
 	 * The blocking store behind a bounded pool, the store decorators (metrics, tracing) around it so

@@ -35,11 +35,6 @@ public final class AsyncIdempotencyCoordinator {
 		LeaseTokens.seed();
 	}
 
-	/** {@return the store as this coordinator calls it} */
-	public AsyncIdempotencyStore getStore() {
-		return this.store;
-	}
-
 	/**
 	 * Begins an attempt.
 	 * @param scope the scope hash

@@ -106,19 +106,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
 	 */
 	public JdbcIdempotencyStore(JdbcTemplate jdbcTemplate, String tableName) {
-		this(jdbcTemplate, tableName, DEFAULT_APPLIED_RETENTION);
-	}
-
-	/**
-	 * Creates a store.
-	 * @param jdbcTemplate runs the statements
-	 * @param tableName the table, {@code name} or {@code schema.name}
-	 * @param appliedRetention how long a record whose operation committed but whose response was never
-	 * stored keeps answering retries (with "applied, result unavailable") before it may be purged
-	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
-	 */
-	public JdbcIdempotencyStore(JdbcTemplate jdbcTemplate, String tableName, Duration appliedRetention) {
-		this(jdbcTemplate, tableName, appliedRetention, false);
+		this(jdbcTemplate, tableName, DEFAULT_APPLIED_RETENTION, false);
 	}
 
 	/**
@@ -142,29 +130,13 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 */
 	public JdbcIdempotencyStore(JdbcTemplate jdbcTemplate, String tableName, Duration appliedRetention,
 			boolean synchronousCommit) {
-		this(jdbcTemplate, tableName, appliedRetention, synchronousCommit, null);
-	}
-
-	/**
-	 * Creates a store that, given a {@code callLimit}, bounds its own calls (see the class
-	 * description), so that the coordinator calls it on the request thread when the limit fits within
-	 * its operation timeout.
-	 * @param jdbcTemplate runs the statements
-	 * @param tableName the table, {@code name} or {@code schema.name}
-	 * @param appliedRetention as in {@link #JdbcIdempotencyStore(JdbcTemplate, String, Duration, boolean)}
-	 * @param synchronousCommit as in {@link #JdbcIdempotencyStore(JdbcTemplate, String, Duration, boolean)}
-	 * @param callLimit how long the template's DataSource can make a caller wait for a connection,
-	 * and the network timeout to give each statement; {@code null} when calls are not bounded here
-	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
-	 */
-	public JdbcIdempotencyStore(JdbcTemplate jdbcTemplate, String tableName, Duration appliedRetention,
-			boolean synchronousCommit, @Nullable CallLimit callLimit) {
-		this(JdbcDatabase.POSTGRESQL, jdbcTemplate, tableName, appliedRetention, synchronousCommit, callLimit);
+		this(JdbcDatabase.POSTGRESQL, jdbcTemplate, tableName, appliedRetention, synchronousCommit, null);
 	}
 
 	/**
 	 * Creates a store on the given database, which, given a {@code callLimit}, bounds its own calls
-	 * (see the class description).
+	 * (see the class description), so that the coordinator calls it on the request thread when the
+	 * limit fits within its operation timeout.
 	 * @param database the database the template's DataSource is on, whose statements the store runs
 	 * @param jdbcTemplate runs the statements
 	 * @param tableName the table, {@code name} or {@code schema.name}
@@ -172,7 +144,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 * @param synchronousCommit as in {@link #JdbcIdempotencyStore(JdbcTemplate, String, Duration, boolean)};
 	 * PostgreSQL only: MariaDB and MySQL commit every write as the server is configured
 	 * ({@code innodb_flush_log_at_trx_commit})
-	 * @param callLimit as in {@link #JdbcIdempotencyStore(JdbcTemplate, String, Duration, boolean, CallLimit)}
+	 * @param callLimit how long the template's DataSource can make a caller wait for a connection,
+	 * and the network timeout to give each statement; {@code null} when calls are not bounded here
 	 * @throws IllegalArgumentException when the table name is not a plain SQL identifier
 	 */
 	public JdbcIdempotencyStore(JdbcDatabase database, JdbcTemplate jdbcTemplate, String tableName,

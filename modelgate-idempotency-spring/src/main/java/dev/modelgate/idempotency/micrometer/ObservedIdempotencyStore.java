@@ -141,11 +141,6 @@ public class ObservedIdempotencyStore implements IdempotencyStore {
 				(found) -> found.isPresent() ? "found" : "absent");
 	}
 
-	/** {@return the store this one observes} */
-	public IdempotencyStore getDelegate() {
-		return this.delegate;
-	}
-
 	private <T> T observe(String operation, String scope, Supplier<T> call, Function<T, String> result) {
 		IdempotencyStoreObservationContext context = new IdempotencyStoreObservationContext(operation,
 				this.storeType, scope);

@@ -64,17 +64,6 @@ public class IdempotentOperationInterceptor implements MethodInterceptor {
 	 * @param json keeps results and writes non-string fingerprints
 	 * @param waitTimeout how long {@code inProgress = WAIT} methods wait for a running duplicate
 	 * @param beanFactory resolves {@code @bean} references in expressions, or {@code null}
-	 */
-	public IdempotentOperationInterceptor(IdempotencyTemplate template, OperationJson json, Duration waitTimeout,
-			BeanFactory beanFactory) {
-		this(template, json, waitTimeout, beanFactory, List.of());
-	}
-
-	/**
-	 * @param template runs the calls
-	 * @param json keeps results and writes non-string fingerprints
-	 * @param waitTimeout how long {@code inProgress = WAIT} methods wait for a running duplicate
-	 * @param beanFactory resolves {@code @bean} references in expressions, or {@code null}
 	 * @param sources annotations read besides {@code @IdempotentOperation}
 	 */
 	public IdempotentOperationInterceptor(IdempotencyTemplate template, OperationJson json, Duration waitTimeout,

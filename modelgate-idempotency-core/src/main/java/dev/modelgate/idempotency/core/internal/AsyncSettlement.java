@@ -3,7 +3,6 @@ package dev.modelgate.idempotency.core.internal;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -74,7 +73,9 @@ public final class AsyncSettlement extends Settlement<AsyncLease> {
 		if (!this.settled.compareAndSet(false, true)) {
 			return CompletableFuture.completedFuture(false);
 		}
-		return safely(() -> this.lease.complete(outcome, this.ttl, this.spentMarkers.markerFor(outcome))).handle(this.reports::recorded);
+		return ForwardingAsyncIdempotencyStore
+			.failingTheFuture(() -> this.lease.complete(outcome, this.ttl, this.spentMarkers.markerFor(outcome)))
+			.handle(this.reports::recorded);
 	}
 
 	/** {@return whether the stream, ended normally, was recorded so that retries replay it} */
@@ -82,7 +83,8 @@ public final class AsyncSettlement extends Settlement<AsyncLease> {
 		if (!this.settled.compareAndSet(false, true)) {
 			return CompletableFuture.completedFuture(false);
 		}
-		return safely(() -> this.lease.completeStream(this.ttl)).handle(this.reports::streamRecorded);
+		return ForwardingAsyncIdempotencyStore.failingTheFuture(() -> this.lease.completeStream(this.ttl))
+			.handle(this.reports::streamRecorded);
 	}
 
 	/**
@@ -95,7 +97,7 @@ public final class AsyncSettlement extends Settlement<AsyncLease> {
 			return CompletableFuture.completedFuture(false);
 		}
 		this.reports.releasing(warning);
-		return safely(this.lease::release).handle(this.reports::released);
+		return ForwardingAsyncIdempotencyStore.failingTheFuture(this.lease::release).handle(this.reports::released);
 	}
 
 	/**
@@ -115,15 +117,6 @@ public final class AsyncSettlement extends Settlement<AsyncLease> {
 	 */
 	public static String describe(Throwable failure) {
 		return SettlementReports.describe(failure);
-	}
-
-	private static CompletableFuture<Boolean> safely(Supplier<CompletableFuture<Boolean>> call) {
-		try {
-			return call.get();
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
 	}
 
 }

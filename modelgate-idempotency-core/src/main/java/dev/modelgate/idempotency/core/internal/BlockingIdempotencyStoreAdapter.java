@@ -87,11 +87,6 @@ public final class BlockingIdempotencyStoreAdapter implements AsyncIdempotencySt
 		return this.pool == null;
 	}
 
-	/** {@return the blocking store this adapter calls} */
-	public IdempotencyStore getDelegate() {
-		return this.store;
-	}
-
 	@Override
 	public CompletableFuture<BeginResult> begin(String scope, String fingerprint, String token, Duration leaseTtl) {
 		return call("begin", () -> this.store.begin(scope, fingerprint, token, leaseTtl));

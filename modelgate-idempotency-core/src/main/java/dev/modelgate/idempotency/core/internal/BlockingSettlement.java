@@ -29,17 +29,6 @@ public final class BlockingSettlement extends Settlement<Lease> {
 	 * @param method as in {@link IdempotencyDecision#method()}
 	 * @param route as in {@link IdempotencyDecision#route()}
 	 * @param ttl how long a recorded outcome is kept
-	 */
-	public BlockingSettlement(Lease lease, DecisionReporter reporter, String method, String route, Duration ttl) {
-		this(lease, reporter, method, route, ttl, SpentMarkers.NONE);
-	}
-
-	/**
-	 * @param lease the held lease
-	 * @param reporter where decisions go
-	 * @param method as in {@link IdempotencyDecision#method()}
-	 * @param route as in {@link IdempotencyDecision#route()}
-	 * @param ttl how long a recorded outcome is kept
 	 * @param spentMarkers what a recorded outcome leaves behind after {@code ttl}
 	 */
 	public BlockingSettlement(Lease lease, DecisionReporter reporter, String method, String route, Duration ttl,

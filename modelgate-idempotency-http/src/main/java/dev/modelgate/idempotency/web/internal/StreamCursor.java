@@ -29,8 +29,6 @@ public final class StreamCursor {
 
 	private final LastEventId from;
 
-	private final StreamSettings settings;
-
 	private final long deadline;
 
 	private long after;
@@ -38,12 +36,11 @@ public final class StreamCursor {
 	/**
 	 * @param first the first slice read, after {@code from}'s sequence
 	 * @param from where the client resumes ({@link LastEventId#NONE} from the start)
-	 * @param settings the poll interval, and how long a follower follows
+	 * @param settings how long a follower follows
 	 */
 	public StreamCursor(StreamSlice first, LastEventId from, StreamSettings settings) {
 		this.first = first;
 		this.from = from;
-		this.settings = settings;
 		this.after = from.sequence();
 		this.deadline = System.nanoTime() + settings.maxDuration().toNanos();
 	}
@@ -78,11 +75,6 @@ public final class StreamCursor {
 	/** {@return the sequence of the last event sent: the next read starts after it} */
 	public long after() {
 		return this.after;
-	}
-
-	/** {@return how long to wait before {@link Next#WAIT}'s read} */
-	public StreamSettings settings() {
-		return this.settings;
 	}
 
 	private Step step(StreamSlice slice) {

@@ -5,7 +5,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.List;
 
-import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 
 /**
@@ -23,11 +22,12 @@ final class HeaderValues {
 	private HeaderValues() {
 	}
 
-	/** {@return the header's values, or {@code null} when the request has no such header} */
+	/** {@return the header's values, empty when the request has no such header} */
 	@SuppressWarnings("unchecked")
-	static @Nullable List<String> of(HttpHeaders headers, String name) {
+	static List<String> all(HttpHeaders headers, String name) {
 		try {
-			return (List<String>) GET.invokeExact(headers, name);
+			List<String> values = (List<String>) GET.invokeExact(headers, name);
+			return (values != null) ? values : List.of();
 		}
 		catch (RuntimeException | Error ex) {
 			throw ex;
@@ -35,12 +35,6 @@ final class HeaderValues {
 		catch (Throwable ex) {
 			throw new IllegalStateException(ex);
 		}
-	}
-
-	/** {@return the header's values, empty when the request has no such header} */
-	static List<String> all(HttpHeaders headers, String name) {
-		List<String> values = of(headers, name);
-		return (values != null) ? values : List.of();
 	}
 
 	private static MethodHandle find() {

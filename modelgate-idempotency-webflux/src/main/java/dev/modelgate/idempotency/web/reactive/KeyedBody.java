@@ -161,7 +161,8 @@ record KeyedBody(byte[] bytes, @Nullable String fingerprint, @Nullable Idempoten
 				request.getURI().getRawQuery(), body);
 	}
 
-	private static @Nullable MediaType contentType(ServerHttpRequest request) {
+	/** {@return the request's content type, or {@code null} when it has none or an invalid one} */
+	static @Nullable MediaType contentType(ServerHttpRequest request) {
 		try {
 			return request.getHeaders().getContentType();
 		}

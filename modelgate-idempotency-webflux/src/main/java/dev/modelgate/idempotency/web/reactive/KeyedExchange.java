@@ -42,12 +42,16 @@ final class KeyedExchange {
 	}
 
 	/**
-	 * {@return the same exchange, its response replaced}
+	 * {@return the same exchange, its response replaced} One decorator over the server's exchange,
+	 * where a mutated exchange would add another to every call the handler makes.
 	 * @param exchange an exchange made by {@link #of}, or another
-	 * @param response the response
+	 * @param response the response, held back for the run
 	 */
 	static ServerWebExchange withResponse(ServerWebExchange exchange, ServerHttpResponse response) {
-		return BufferedBodyExchange.withResponse(exchange, response);
+		if (exchange instanceof BufferedBodyExchange buffered) {
+			return new BufferedBodyExchange(buffered.getDelegate(), buffered.request, response);
+		}
+		return exchange.mutate().response(response).build();
 	}
 
 	/** The request as the handler sees it: the body read for the fingerprint, readable again. */
@@ -99,26 +103,6 @@ final class KeyedExchange {
 			this.response = response;
 		}
 
-		/**
-		 * The exchange for the run: the same request, the response held back; one decorator over the
-		 * server's exchange, where a mutated exchange would add another to every call the handler makes.
-		 */
-		static ServerWebExchange withResponse(ServerWebExchange exchange, ServerHttpResponse response) {
-			if (exchange instanceof BufferedBodyExchange buffered) {
-				return new BufferedBodyExchange(buffered.getDelegate(), buffered.request, response);
-			}
-			return exchange.mutate().response(response).build();
-		}
-
-		private static @Nullable MediaType contentType(ServerHttpRequest request) {
-			try {
-				return request.getHeaders().getContentType();
-			}
-			catch (IllegalArgumentException ex) {
-				return null;
-			}
-		}
-
 		@Override
 		public ServerHttpRequest getRequest() {
 			return this.request;
@@ -150,7 +134,7 @@ final class KeyedExchange {
 		/** The body as {@code type} when its content type is {@code accepted}, else an empty map; read once. */
 		private <V> Mono<MultiValueMap<String, V>> readOnce(MediaType accepted,
 				HttpMessageReader<MultiValueMap<String, V>> reader, ResolvableType type) {
-			MediaType contentType = contentType(this.request);
+			MediaType contentType = KeyedBody.contentType(this.request);
 			if (contentType == null || !accepted.isCompatibleWith(contentType)) {
 				return Mono.fromSupplier(LinkedMultiValueMap::new);
 			}

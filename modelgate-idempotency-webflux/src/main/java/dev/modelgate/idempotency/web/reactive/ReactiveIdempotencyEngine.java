@@ -178,11 +178,6 @@ public class ReactiveIdempotencyEngine {
 		return this.status.lookUpStatus(exchange);
 	}
 
-	/** {@return the global settings} */
-	public KeyedRequestSettings getSettings() {
-		return this.settings;
-	}
-
 	/**
 	 * Whether a request bound for an endpoint that does not require a key can skip the engine: it has
 	 * no key and no listener follows the decisions (each such request is a {@code BYPASSED} one).
@@ -227,8 +222,7 @@ public class ReactiveIdempotencyEngine {
 			}
 			ServerHttpRequest request = exchange.getRequest();
 			RequestDecision decision = this.decision.start(request.getMethod().name(), endpoint);
-			List<String> values = HeaderValues.of(request.getHeaders(), this.settings.headerName());
-			HttpAction action = decision.key((values != null) ? values : List.of());
+			HttpAction action = decision.key(HeaderValues.all(request.getHeaders(), this.settings.headerName()));
 			if (action != null) {
 				return unkeyed(action, exchange, chain);
 			}

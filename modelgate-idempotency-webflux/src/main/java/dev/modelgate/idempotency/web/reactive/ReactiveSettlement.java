@@ -90,8 +90,4 @@ final class ReactiveSettlement {
 		this.settlement.abandon(warning);
 	}
 
-	static String describe(Throwable failure) {
-		return AsyncSettlement.describe(failure);
-	}
-
 }

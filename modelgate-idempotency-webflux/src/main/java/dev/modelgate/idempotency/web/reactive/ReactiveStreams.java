@@ -22,6 +22,7 @@ import dev.modelgate.idempotency.core.AsyncIdempotencyStore;
 import dev.modelgate.idempotency.core.AsyncLease;
 import dev.modelgate.idempotency.core.IdempotencyStoreException;
 import dev.modelgate.idempotency.core.StoredOutcome;
+import dev.modelgate.idempotency.core.internal.AsyncSettlement;
 import dev.modelgate.idempotency.web.HttpResponseRecord;
 import dev.modelgate.idempotency.web.ReplayHeaders;
 import dev.modelgate.idempotency.web.StreamSettings;
@@ -172,7 +173,7 @@ final class ReactiveStreams {
 			AsyncLease lease = this.settlement.lease();
 			this.generation = Mono.defer(() -> StoreAnswers.of(lease.openStream(head), ReactiveStreams.this.timers))
 				.onErrorResume((ex) -> {
-					stopRecording("the store failed when the stream began: " + ReactiveSettlement.describe(ex), false);
+					stopRecording("the store failed when the stream began: " + AsyncSettlement.describe(ex), false);
 					return Mono.just(Boolean.FALSE);
 				})
 				.flatMapMany((opened) -> {
@@ -229,7 +230,7 @@ final class ReactiveStreams {
 				.defer(() -> StoreAnswers.of(this.settlement.lease().appendEvents(this.sequence + 1, events),
 						ReactiveStreams.this.timers))
 				.onErrorResume((ex) -> {
-					stopRecording("the store failed in the middle of the stream: " + ReactiveSettlement.describe(ex),
+					stopRecording("the store failed in the middle of the stream: " + AsyncSettlement.describe(ex),
 							false);
 					return Mono.just(Boolean.FALSE);
 				})

@@ -1,6 +1,5 @@
 package dev.modelgate.idempotency.web.reactive;
 
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -68,9 +67,9 @@ final class StatusResponder {
 		return Mono.defer(() -> {
 			StatusResource status = Objects.requireNonNull(this.decision.statusResource(), "status-path is set");
 			ServerHttpRequest request = exchange.getRequest();
-			List<String> values = HeaderValues.of(request.getHeaders(), this.headerName);
 			StatusLookup lookup = status.start(request.getPath().pathWithinApplication().value(),
-					(values != null) ? values : List.of(), String.join(",", HeaderValues.all(request.getHeaders(), "Accept")));
+					HeaderValues.all(request.getHeaders(), this.headerName),
+					String.join(",", HeaderValues.all(request.getHeaders(), "Accept")));
 			if (lookup.refusal() != null) {
 				return answerStatus(lookup, lookup.refusal(), exchange);
 			}

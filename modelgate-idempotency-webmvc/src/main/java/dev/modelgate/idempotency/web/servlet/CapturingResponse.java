@@ -160,10 +160,6 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 		return this.overflowed;
 	}
 
-	boolean isPassThrough() {
-		return this.passThrough;
-	}
-
 	/** The held response, with only the headers {@code replayHeaders} allows. */
 	StoredOutcome toStoredOutcome(ReplayHeaders replayHeaders) throws IOException {
 		// The held bytes as one array, shared with the buffer rather than copied: neither changes them.
