@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -85,6 +86,10 @@ public class SpringAiRecordingBenchmark {
 
 	private final String recordedRun = "run-" + UUID.randomUUID();
 
+	private final MailTool mailTool = new MailTool();
+
+	private final AnsweringModel model = new AnsweringModel();
+
 	@Setup(Level.Trial)
 	public void start() {
 		if ("redis".equals(this.store)) {
@@ -98,15 +103,23 @@ public class SpringAiRecordingBenchmark {
 		}
 		IdempotencyTemplate template = new IdempotencyTemplate(
 				IdempotencyCoordinator.create(this.idempotencyStore, Duration.ofSeconds(30)));
-		this.tools = List.of(MethodToolCallbackProvider.builder().toolObjects(new MailTool()).build().getToolCallbacks());
+		this.tools = List.of(MethodToolCallbackProvider.builder().toolObjects(this.mailTool).build().getToolCallbacks());
 		this.plainTools = ToolCallingManager.builder().build();
 		this.recordedTools = new IdempotentToolCallingManager(this.plainTools, template, IdempotentToolPolicy.allTools(),
 				Duration.ZERO);
-		ChatModel model = new AnsweringModel();
-		this.plainRounds = ChatClient.builder(model).build();
-		this.recordedRounds = ChatClient.builder(model).defaultAdvisors(new IdempotentModelRoundsAdvisor(template)).build();
+		this.plainRounds = ChatClient.builder(this.model).build();
+		this.recordedRounds = ChatClient.builder(this.model)
+			.defaultAdvisors(new IdempotentModelRoundsAdvisor(template))
+			.build();
 		toolCall(this.recordedTools, this.recordedRun);
 		round(this.recordedRounds, this.recordedRun);
+		int mails = this.mailTool.sent.get();
+		int answers = this.model.answers.get();
+		toolCall(this.recordedTools, this.recordedRun);
+		round(this.recordedRounds, this.recordedRun);
+		if (this.mailTool.sent.get() != mails || this.model.answers.get() != answers) {
+			throw new IllegalStateException("A recorded run was not replayed: the benchmark would measure nothing");
+		}
 	}
 
 	@TearDown(Level.Trial)
@@ -174,23 +187,29 @@ public class SpringAiRecordingBenchmark {
 	/** A tool that costs nothing, so that only the recording is measured. */
 	public static class MailTool {
 
+		final AtomicInteger sent = new AtomicInteger();
+
 		@Tool(name = "send_email", description = "Send an e-mail")
 		public String sendEmail(String to, String text) {
+			this.sent.incrementAndGet();
 			return "mail-1-to-" + to;
 		}
 
 	}
 
-	/** A model that answers at once. */
+	/** A model that answers at once; its options carry the tool context, as a real chat model's do. */
 	static final class AnsweringModel implements ChatModel {
+
+		final AtomicInteger answers = new AtomicInteger();
 
 		@Override
 		public ChatResponse call(Prompt prompt) {
+			this.answers.incrementAndGet();
 			return new ChatResponse(List.of(new Generation(new AssistantMessage(ANSWER))));
 		}
 
 		@Override
-		public ChatOptions getDefaultOptions() {
+		public ChatOptions getOptions() {
 			return ToolCallingChatOptions.builder().build();
 		}
 
