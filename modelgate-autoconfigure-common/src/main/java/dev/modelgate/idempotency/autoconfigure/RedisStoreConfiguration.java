@@ -12,7 +12,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.ClassUtils;
@@ -43,13 +42,13 @@ class RedisStoreConfiguration {
 	@Bean
 	RedisIdempotencyStore redisIdempotencyStore(RedisConnectionFactory connectionFactory,
 			ModelgateIdempotencyProperties properties) {
-		Duration commandTimeout = callTimeLimit(connectionFactory);
+		Duration callTimeLimit = callTimeLimit(connectionFactory, properties.getOperationTimeout());
 		if (properties.getRedis().getReplicaAcknowledgements() > 0 && isCluster(connectionFactory)) {
 			throw new IllegalStateException("modelgate.idempotency.redis.replica-acknowledgements works with a "
 					+ "standalone Redis primary and its replicas or with Sentinel, not with Redis Cluster (WAIT would "
 					+ "have to go to each key's master): set it to 0, or use Sentinel");
 		}
-		return new RedisIdempotencyStore(connectionFactory, properties.getRedis().getKeyPrefix(), commandTimeout,
+		return new RedisIdempotencyStore(connectionFactory, properties.getRedis().getKeyPrefix(), callTimeLimit,
 				replicaAcknowledgement(properties.getRedis()));
 	}
 
@@ -59,9 +58,16 @@ class RedisStoreConfiguration {
 				: null;
 	}
 
-	private static @Nullable Duration callTimeLimit(RedisConnectionFactory connectionFactory) {
+	/**
+	 * On Lettuce's shared connection the store keeps {@code operation-timeout} itself, on the
+	 * caller's thread, whatever the client's own timeouts (Spring Boot's default is 60 s per command).
+	 * Jedis blocks in the socket, so there the limit is what its settings allow, and calls are handed
+	 * to a thread that can be abandoned when that is longer than {@code operation-timeout}.
+	 */
+	private static @Nullable Duration callTimeLimit(RedisConnectionFactory connectionFactory,
+			Duration operationTimeout) {
 		if (LETTUCE_PRESENT && Lettuce.isLettuce(connectionFactory)) {
-			return Lettuce.commandTimeout(connectionFactory);
+			return Lettuce.sharesItsConnection(connectionFactory) ? operationTimeout : null;
 		}
 		if (JEDIS_PRESENT && Jedis.isJedis(connectionFactory)) {
 			return Jedis.callTimeLimit(connectionFactory);
@@ -84,29 +90,8 @@ class RedisStoreConfiguration {
 			return connectionFactory instanceof LettuceConnectionFactory;
 		}
 
-		/**
-		 * The longest a Lettuce call can take on its own: the command timeout
-		 * ({@code spring.data.redis.timeout}) or, when a call has to open the connection first, the
-		 * connect timeout ({@code spring.data.redis.connect-timeout}, 10s unless set), whichever is
-		 * longer. Behind Sentinel, opening the connection asks the Sentinels one after another for the
-		 * primary and then connects to it, so it can take one connect timeout per Sentinel and one
-		 * more. Only when the result fits within {@code operation-timeout} are calls made on the
-		 * request thread.
-		 */
-		static @Nullable Duration commandTimeout(RedisConnectionFactory connectionFactory) {
-			if (!(connectionFactory instanceof LettuceConnectionFactory lettuce)) {
-				return null;
-			}
-			Duration command = lettuce.getClientConfiguration().getCommandTimeout();
-			Duration connect = lettuce.getClientConfiguration()
-				.getClientOptions()
-				.map((options) -> options.getSocketOptions().getConnectTimeout())
-				.orElse(io.lettuce.core.SocketOptions.DEFAULT_CONNECT_TIMEOUT_DURATION);
-			RedisSentinelConfiguration sentinel = lettuce.getSentinelConfiguration();
-			if (sentinel != null) {
-				connect = connect.multipliedBy(sentinel.getSentinels().size() + 1L);
-			}
-			return (command.compareTo(connect) >= 0) ? command : connect;
+		static boolean sharesItsConnection(RedisConnectionFactory connectionFactory) {
+			return ((LettuceConnectionFactory) connectionFactory).getShareNativeConnection();
 		}
 
 	}

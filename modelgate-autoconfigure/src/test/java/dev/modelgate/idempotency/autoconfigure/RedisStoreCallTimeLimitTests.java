@@ -8,17 +8,17 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.modelgate.idempotency.core.IdempotencyStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The Redis store reports the longer of Lettuce's command and connect timeouts as the limit of its
- * calls, so that the coordinator calls it directly only when both fit within
- * {@code operation-timeout}; behind Sentinel, opening a connection may ask each Sentinel first. On
- * Jedis the limit is the pool's wait plus the connect and read timeouts, and none when the pool
- * waits for ever (Boot's default).
+ * On Lettuce the Redis store keeps {@code operation-timeout} itself, whatever the client's own
+ * timeouts (so the coordinator calls it on the caller's thread, without a hand-off), except on a
+ * factory that shares no connection, which the coordinator bounds. On Jedis the limit is the pool's
+ * wait plus the connect and read timeouts, and none when the pool waits for ever (Boot's default).
  */
 @Tag("boot")
 class RedisStoreCallTimeLimitTests {
@@ -29,33 +29,28 @@ class RedisStoreCallTimeLimitTests {
 		.withPropertyValues("modelgate.idempotency.store=redis");
 
 	@Test
-	void callTimeLimitIsTheConfiguredCommandTimeoutWhenLongerThanConnecting() {
-		this.contextRunner.withPropertyValues("spring.data.redis.timeout=1500ms", "spring.data.redis.connect-timeout=1s")
-			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
-				.isEqualTo(Duration.ofMillis(1500)));
-	}
-
-	@Test
-	void callTimeLimitIsTheConnectTimeoutWhenLongerThanTheCommandTimeout() {
-		this.contextRunner.withPropertyValues("spring.data.redis.timeout=1500ms")
-			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
-				.isEqualTo(Duration.ofSeconds(10)));
-	}
-
-	@Test
-	void callTimeLimitBehindSentinelAllowsAConnectTimeoutPerSentinelAndOneForThePrimary() {
-		this.contextRunner
-			.withPropertyValues("spring.data.redis.sentinel.master=mymaster",
-					"spring.data.redis.sentinel.nodes=127.0.0.1:26379,127.0.0.1:26380,127.0.0.1:26381",
-					"spring.data.redis.timeout=1s", "spring.data.redis.connect-timeout=500ms")
-			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
-				.isEqualTo(Duration.ofSeconds(2)));
-	}
-
-	@Test
-	void callTimeLimitIsLettucesDefaultWhenNoneIsConfigured() {
+	void lettuceCallTimeLimitIsTheOperationTimeoutWithSpringBootsDefaultTimeouts() {
 		this.contextRunner.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
-			.isEqualTo(Duration.ofSeconds(60)));
+			.isEqualTo(Duration.ofSeconds(2)));
+	}
+
+	@Test
+	void lettuceCallTimeLimitIsTheOperationTimeoutWhateverTheClientsTimeouts() {
+		this.contextRunner
+			.withPropertyValues("modelgate.idempotency.operation-timeout=750ms", "spring.data.redis.timeout=1500ms",
+					"spring.data.redis.connect-timeout=10s")
+			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit())
+				.isEqualTo(Duration.ofMillis(750)));
+	}
+
+	@Test
+	void lettuceFactoryThatSharesNoConnectionClaimsNoLimit() {
+		this.contextRunner.withBean(LettuceConnectionFactory.class, () -> {
+				LettuceConnectionFactory factory = new LettuceConnectionFactory();
+				factory.setShareNativeConnection(false);
+				return factory;
+			})
+			.run((context) -> assertThat(context.getBean(IdempotencyStore.class).callTimeLimit()).isNull());
 	}
 
 	@Test

@@ -50,7 +50,7 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
 	private final RedisRecords records;
 
-	private final @Nullable Duration commandTimeout;
+	private final @Nullable Duration callTimeLimit;
 
 	private final @Nullable AcknowledgedScripts acknowledged;
 
@@ -65,29 +65,28 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 	/**
 	 * @param connectionFactory the Redis to keep records in
 	 * @param keyPrefix put before each scope hash to make the record's key
-	 * @param commandTimeout the time after which the connection's client gives up on a command (for
-	 * Lettuce, {@code spring.data.redis.timeout}), or {@code null} when it is not known
+	 * @param callTimeLimit the longest a call may take (see {@link #callTimeLimit()}), or {@code null}
+	 * when the caller bounds calls
 	 */
 	public RedisIdempotencyStore(RedisConnectionFactory connectionFactory, String keyPrefix,
-			@Nullable Duration commandTimeout) {
-		this(connectionFactory, keyPrefix, commandTimeout, null);
+			@Nullable Duration callTimeLimit) {
+		this(connectionFactory, keyPrefix, callTimeLimit, null);
 	}
 
 	/**
 	 * @param connectionFactory the Redis to keep records in
 	 * @param keyPrefix put before each scope hash to make the record's key
-	 * @param commandTimeout the time after which the connection's client gives up on a command (for
-	 * Lettuce, {@code spring.data.redis.timeout}), or {@code null} when it is not known
+	 * @param callTimeLimit the longest a call may take (see {@link #callTimeLimit()}), or {@code null}
+	 * when the caller bounds calls
 	 * @param acknowledgement how many replicas must acknowledge {@code begin} and {@code complete},
 	 * or {@code null} to count them once the primary has them
 	 */
 	public RedisIdempotencyStore(RedisConnectionFactory connectionFactory, String keyPrefix,
-			@Nullable Duration commandTimeout, @Nullable ReplicaAcknowledgement acknowledgement) {
+			@Nullable Duration callTimeLimit, @Nullable ReplicaAcknowledgement acknowledgement) {
 		this.redis = binaryTemplate(connectionFactory);
 		this.records = new RedisRecords(keyPrefix);
-		this.commandTimeout = commandTimeout;
-		this.scripts = ScriptCalls.of(connectionFactory, this.redis,
-				(acknowledgement != null) ? null : commandTimeout);
+		this.callTimeLimit = (acknowledgement != null) ? null : callTimeLimit;
+		this.scripts = ScriptCalls.of(connectionFactory, this.redis, this.callTimeLimit);
 		this.acknowledged = (acknowledgement != null) ? new AcknowledgedScripts(
 				DedicatedConnections.of(connectionFactory, MAX_IDLE_ACKNOWLEDGED_CONNECTIONS), acknowledgement)
 				: null;
@@ -192,14 +191,15 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 	}
 
 	/**
-	 * Each call is one command, so the client's command timeout bounds it (a first connection, made
-	 * once, is bounded by the client's connect timeout). With replica acknowledgements a call can be
-	 * more than one command (an unacknowledged {@code begin} is also released) and can open a
-	 * connection of its own, so no limit is claimed and the caller bounds it.
+	 * The limit given to the store. On Lettuce's shared connection the store keeps it itself: each
+	 * call, opening the connection included, waits at most that long on the caller's thread. On Jedis
+	 * the client's settings bound a call (the pool's wait, the connect and read timeouts), and the limit
+	 * given must cover them. With replica acknowledgements a call can be more than one command and can
+	 * open a connection of its own, so no limit is claimed and the caller bounds it.
 	 */
 	@Override
 	public @Nullable Duration callTimeLimit() {
-		return (this.acknowledged != null) ? null : this.commandTimeout;
+		return this.callTimeLimit;
 	}
 
 	/** {@return how scripts are sent: the client's own connection or Spring Data's template} */

@@ -48,7 +48,7 @@ interface ScriptCalls {
 	static ScriptCalls of(RedisConnectionFactory connectionFactory, RedisTemplate<byte[], byte[]> template,
 			@Nullable Duration callTimeLimit) {
 		if (LETTUCE_PRESENT && LettuceScriptCalls.canServe(connectionFactory)) {
-			return new LettuceScriptCalls(connectionFactory, template);
+			return new LettuceScriptCalls(connectionFactory, template, callTimeLimit);
 		}
 		if (JEDIS_PRESENT && JedisScriptCalls.canServe(connectionFactory)) {
 			return new JedisScriptCalls(connectionFactory, callTimeLimit);

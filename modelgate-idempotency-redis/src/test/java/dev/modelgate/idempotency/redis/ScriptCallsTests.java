@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -31,8 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 /**
  * How the store sends its scripts on each client, on a Redis of the test's own (so that it can
  * forget the scripts or stop answering): scripts a Redis has not seen are loaded, a Redis that
- * stops answering is a store failure within the client's timeout (never a wait without end), and
- * the Lettuce store follows its factory's shared connection.
+ * stops answering is a store failure within the client's timeout or the store's limit, whichever is
+ * shorter (never a wait without end), and the Lettuce store follows its factory's shared connection.
  */
 @Tag("store")
 class ScriptCallsTests {
@@ -133,6 +134,41 @@ class ScriptCallsTests {
 	}
 
 	@Test
+	void lettuceCallWaitsNoLongerThanTheStoresLimitWhenTheClientWouldWaitLonger() {
+		this.redis = RedisProcess.start();
+		this.store = storeWithLimit(patientLettuce(this.redis), Duration.ofMillis(300));
+		this.store.begin(scope(), "fp", token(), LEASE);
+		this.redis.freeze();
+
+		long started = System.nanoTime();
+		assertTimeoutPreemptively(Duration.ofSeconds(20),
+				() -> assertThatExceptionOfType(IdempotencyStoreException.class)
+					.isThrownBy(() -> this.store.begin(scope(), "fp", token(), LEASE)));
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void lettuceFirstConnectionThatGetsNoAnswerFailsWithinTheLimitAndServesOnceRedisAnswers() {
+		this.redis = RedisProcess.start();
+		this.store = storeWithLimit(patientLettuce(this.redis), Duration.ofMillis(300));
+		// Frozen, Redis still accepts connections (the kernel does), but never answers the handshake.
+		this.redis.freeze();
+
+		long started = System.nanoTime();
+		assertTimeoutPreemptively(Duration.ofSeconds(20),
+				() -> assertThatExceptionOfType(IdempotencyStoreException.class)
+					.isThrownBy(() -> this.store.begin(scope(), "fp", token(), LEASE)));
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+
+		this.redis.resume();
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(20))
+			.ignoreExceptionsInstanceOf(IdempotencyStoreException.class)
+			.until(() -> this.store.begin(scope(), "fp", token(), LEASE).outcome() == Outcome.ACQUIRED);
+		assertThat(this.store.scriptCalls()).isEqualTo("Lettuce shared connection");
+	}
+
+	@Test
 	void jedisCallToARedisThatStoppedAnsweringFailsAfterTheReadTimeout() {
 		this.redis = RedisProcess.start();
 		this.store = store(jedis(this.redis));
@@ -194,6 +230,19 @@ class ScriptCallsTests {
 	private RedisIdempotencyStore store(RedisConnectionFactory factory) {
 		this.connectionFactory = factory;
 		return new RedisIdempotencyStore(factory, PREFIX, Duration.ofSeconds(2));
+	}
+
+	private RedisIdempotencyStore storeWithLimit(RedisConnectionFactory factory, Duration callTimeLimit) {
+		this.connectionFactory = factory;
+		return new RedisIdempotencyStore(factory, PREFIX, callTimeLimit);
+	}
+
+	/** Lettuce as Spring Boot builds it by default: 60 s per command. */
+	private static LettuceConnectionFactory patientLettuce(RedisProcess redis) {
+		return redis.connectionFactory(LettuceClientConfiguration.builder()
+			.commandTimeout(Duration.ofSeconds(60))
+			.shutdownTimeout(Duration.ZERO)
+			.build());
 	}
 
 	private static LettuceConnectionFactory lettuce(RedisProcess redis) {
