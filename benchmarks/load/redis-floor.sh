@@ -10,11 +10,11 @@
 #      side with what it replaces
 # each driven by wrk at the unannotated twin (POST /benchmark/chat/completions) and at the @Idempotent
 # chat endpoint with a new key on every request (POST /v1/chat/completions), with the app's CPU time
-# per request (all threads, from /proc); and RedisClientFloor (benchmarks jar) in a JVM of its own:
+# per request (all threads but the JIT compilers', from /proc); and RedisClientFloor (benchmarks jar) in a JVM of its own:
 #   floor  begin.lua then complete.lua with a 900-byte outcome, the store's arguments, on the client's
 #          own API (Lettuce: one shared connection, synchronous API; Jedis: a pool of 16), in a loop
 #   store  the same pair through RedisIdempotencyStore on Spring Data's connection factory
-# from as many threads as the concurrency, with the process's CPU time per key.
+# from as many threads as the concurrency, with the process's CPU time per key (the same threads).
 #
 # The filter's Redis cost per new key is what a new key adds on Redis beyond what it adds on the
 # memory store, each against its twin in the same round: ((L_new - L_twin) - (M_new - M_twin)). The
@@ -75,8 +75,14 @@ import json, sys
 json.dump({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "x" * 900}]}, open(sys.argv[1], "w"))
 EOF
 
+# The CPU seconds process $1 has used, all threads but the JIT compilers': they still compile now and
+# then after the warm-up, and what they spend in one run would be charged to that run's kind.
 app_cpu() {
-	awk -v t="$clock_ticks" '{ print ($14 + $15) / t }' "/proc/$1/stat"
+	local all jit
+	all=$(awk '{ print $14 + $15 }' "/proc/$1/stat")
+	# A thread's name is field 2, in parentheses, and has a space: cut it off, utime and stime follow.
+	jit=$(grep -h 'CompilerThre' "/proc/$1"/task/*/stat 2>/dev/null | sed 's/^.*) //' | awk '{ s += $12 + $13 } END { print s + 0 }')
+	awk -v a="$all" -v j="$jit" -v t="$clock_ticks" 'BEGIN { print (a - j) / t }'
 }
 
 post() {

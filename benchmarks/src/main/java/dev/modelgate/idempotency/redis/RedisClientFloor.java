@@ -2,7 +2,9 @@ package dev.modelgate.idempotency.redis;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -40,7 +42,8 @@ import dev.modelgate.idempotency.core.StoredOutcome;
 /**
  * What a new key costs on Redis at the client alone: {@code begin.lua} then {@code complete.lua} with
  * a 900-byte outcome, the arguments the store sends, in a loop from {@code threads} threads, with the
- * process's CPU time (all threads, from {@code /proc/self/stat}) and each pair's latency. Two paths:
+ * process's CPU time (all threads but the JIT compilers', from {@code /proc/self}) and each pair's
+ * latency. Two paths:
  * {@code floor}, the client's own API (Lettuce's synchronous API on one shared connection, as Spring
  * Data shares it; Jedis from a pool of 16), and {@code store}, {@link RedisIdempotencyStore} on Spring
  * Data's connection factory with the same client. {@code benchmarks/load/redis-floor.sh} runs it
@@ -315,12 +318,32 @@ public final class RedisClientFloor {
 
 	}
 
-	/** The CPU time of this process, all threads, in nanoseconds. */
+	/**
+	 * The CPU time of this process in nanoseconds, all threads but the JIT compilers', as
+	 * {@code redis-floor.sh} counts the app's.
+	 */
 	private static long processCpuNanos() throws IOException {
-		String stat = Files.readString(Path.of("/proc/self/stat"));
-		String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-		long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+		long ticks = ticks(Files.readString(Path.of("/proc/self/stat")));
+		try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+			for (Path task : tasks) {
+				try {
+					String stat = Files.readString(task.resolve("stat"));
+					if (stat.contains("CompilerThre")) {
+						ticks -= ticks(stat);
+					}
+				}
+				catch (NoSuchFileException ex) {
+					// The thread ended meanwhile.
+				}
+			}
+		}
 		return ticks * (1_000_000_000L / clockTicks());
+	}
+
+	/** utime + stime of a {@code stat} line; the name in parentheses may hold spaces. */
+	private static long ticks(String stat) {
+		String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+		return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
 	}
 
 	private static long clockTicks() {
