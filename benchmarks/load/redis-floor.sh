@@ -8,8 +8,10 @@
 #      shows (a pool of 16 that waits 200 ms, 800 ms read and 1 s connect timeouts)
 #   B  with BEFORE_SERVLET_JAR: that jar (an earlier commit) as D, so that a change is measured side by
 #      side with what it replaces
-# each driven by wrk at the unannotated twin (POST /benchmark/chat/completions) and at the @Idempotent
-# chat endpoint with a new key on every request (POST /v1/chat/completions), with the app's CPU time
+# each driven by wrk at the unannotated twin (POST /benchmark/chat/completions), at the @Idempotent
+# chat endpoint with a new key on every request (POST /v1/chat/completions), and at the twin with the
+# store's begin and complete called by hand around it, no filter (POST
+# /benchmark/store-calls/chat/completions: the store's own cost inside a request), with the app's CPU time
 # per request (all threads but the JIT compilers', from /proc); and RedisClientFloor (benchmarks jar) in a JVM of its own:
 #   floor  begin.lua then complete.lua with a 900-byte outcome, the store's arguments, on the client's
 #          own API (Lettuce: one shared connection, synchronous API; Jedis: a pool of 16), in a loop
@@ -18,7 +20,8 @@
 #
 # The filter's Redis cost per new key is what a new key adds on Redis beyond what it adds on the
 # memory store, each against its twin in the same round: ((L_new - L_twin) - (M_new - M_twin)). The
-# report divides it by the client's floor. Each round runs everything in one order, the next round in
+# report divides it by the client's floor, and by the same difference for the store calls made by hand
+# in a request (what the filter adds around the store, in the same request chain). Each round runs everything in one order, the next round in
 # the reverse order; a cell is the median over the rounds.
 #
 #   benchmarks/load/redis-floor.sh
@@ -110,12 +113,12 @@ start_app J "$((port + 2))" "${redis[@]}" --spring.data.redis.client-type=jedis 
 	--spring.data.redis.jedis.pool.enabled=true --spring.data.redis.jedis.pool.max-active=16 \
 	--spring.data.redis.jedis.pool.max-idle=16 --spring.data.redis.jedis.pool.max-wait=200ms
 apps="M L D J"
-kinds="M_twin M_new L_twin L_new D_twin D_new J_twin J_new floor_lettuce store_lettuce floor_jedis store_jedis"
+kinds="M_twin M_new M_store L_twin L_new L_store D_twin D_new D_store J_twin J_new J_store floor_lettuce store_lettuce floor_jedis store_jedis"
 if [ -n "${BEFORE_SERVLET_JAR:-}" ]; then
 	servlet_jar=$BEFORE_SERVLET_JAR start_app B "$((port + 4))" "${redis[@]}" --spring.data.redis.timeout=60s \
 		--spring.data.redis.connect-timeout=10s
 	apps="$apps B"
-	kinds="$kinds B_twin B_new"
+	kinds="$kinds B_twin B_new B_store"
 fi
 for name in $apps; do
 	for i in $(seq 1 180); do
@@ -124,12 +127,15 @@ for name in $apps; do
 		sleep 1
 	done
 	[ "$(post "${bases[$name]}" /benchmark/chat/completions)" = 200 ] || { echo "app $name's twin does not answer" >&2; exit 1; }
+	[ "$(post "${bases[$name]}" /benchmark/store-calls/chat/completions)" = 200 ] \
+		|| { echo "app $name's store-calls endpoint does not answer" >&2; exit 1; }
 done
 
 # Run kind $1 (M_twin, M_new, L_twin, ...) at concurrency $2 for $3 seconds; prints "rps p50_ms us_per_req".
 run_app() {
 	local name=${1%_*} kind=${1#*_} c=$2 seconds=$3 path=/benchmark/chat/completions mode=none before line
 	[ "$kind" = new ] && path=/v1/chat/completions mode=new
+	[ "$kind" = store ] && path=/benchmark/store-calls/chat/completions
 	before=$(app_cpu "${pids[$name]}")
 	line=$(wrk -t1 -c"$c" -d"${seconds}s" --latency -s benchmarks/load/chat.lua "${bases[$name]}$path" \
 		-- "$out/body-1k.json" "$mode" "rf-$1-$c-$RANDOM" | grep '^RESULT')
@@ -194,8 +200,8 @@ def by_round(c, kind, field="us"):
 def median(values):
     return statistics.median(values) if values else float("nan")
 errors = sum(int(r["errors"]) for r in rows)
-print("| concurrency | client | client floor µs CPU/key | store µs CPU/key | filter's Redis cost µs CPU/key [rounds] | filter / floor | store / floor | floor p50 ms | filter's added p50 ms |")
-print("|---|---|---|---|---|---|---|---|---|")
+print("| concurrency | client | client floor µs CPU/key | store µs CPU/key | store calls in a request µs/key | filter's Redis cost µs CPU/key [rounds] | filter / floor | store / floor | filter / store calls in a request | floor p50 ms | filter's added p50 ms |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for c in sorted({r["concurrency"] for r in rows}, key=int):
     for name, client, label in (("L", "lettuce", "Lettuce, 2 s timeouts"), ("D", "lettuce", "Lettuce, Boot's default timeouts"), ("J", "jedis", "Jedis, bounded calls"), ("B", "lettuce", "Lettuce, Boot's default timeouts, before")):
         if not by_round(c, name + "_new"):
@@ -204,13 +210,19 @@ for c in sorted({r["concurrency"] for r in rows}, key=int):
         def added(app, field):
             new, twin = by_round(c, app + "_new", field), by_round(c, app + "_twin", field)
             return {r: new[r] - twin[r] for r in new if r in twin}
-        redis, memory = added(name, "us"), added("M", "us")
-        cost = [redis[r] - memory[r] for r in sorted(redis, key=int) if r in memory]
+        def beyond_memory(kind, field="us"):
+            def diff(app):
+                mine, twin = by_round(c, app + "_" + kind, field), by_round(c, app + "_twin", field)
+                return {r: mine[r] - twin[r] for r in mine if r in twin}
+            redis, memory = diff(name), diff("M")
+            return [redis[r] - memory[r] for r in sorted(redis, key=int) if r in memory]
+        cost = beyond_memory("new")
+        in_request = median(beyond_memory("store"))
         redis_p50, memory_p50 = added(name, "p50_ms"), added("M", "p50_ms")
         p50 = median([redis_p50[r] - memory_p50[r] for r in redis_p50 if r in memory_p50])
         f, s, k = median(list(floor.values())), median(list(store.values())), median(cost)
-        print(f"| {c} | {label} | {f:.1f} | {s:.1f} | {k:+.1f} [{' '.join(f'{v:+.0f}' for v in cost)}] | "
-              f"{k / f:.2f} | {s / f:.2f} | {median(list(by_round(c, 'floor_' + client, 'p50_ms').values())):.3f} | {p50:+.3f} |")
+        print(f"| {c} | {label} | {f:.1f} | {s:.1f} | {in_request:+.1f} | {k:+.1f} [{' '.join(f'{v:+.0f}' for v in cost)}] | "
+              f"{k / f:.2f} | {s / f:.2f} | {k / in_request:.2f} | {median(list(by_round(c, 'floor_' + client, 'p50_ms').values())):.3f} | {p50:+.3f} |")
 print()
 print(f"HTTP errors in all runs: {errors}")
 EOF
