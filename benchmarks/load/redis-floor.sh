@@ -28,7 +28,7 @@
 #
 # Settings (environment): DURATION (seconds per measured run, 6), ROUNDS (3), WARMUP (seconds per
 # kind and concurrency before measuring, 10), CONCURRENCY ("1 16"), PORT (the first of four ports,
-# 18091), REDIS_HOST (127.0.0.1), REDIS_PORT (6379), SKIP_BUILD=1 to reuse the built jars, SERVLET_JAR
+# 18091), APPS (the apps to run, "M L D J"; M is needed), REDIS_HOST (127.0.0.1), REDIS_PORT (6379), SKIP_BUILD=1 to reuse the built jars, SERVLET_JAR
 # and BENCHMARKS_JAR (the jars to run), PROFILER (async-profiler's libasyncProfiler.so: after the
 # measured runs, each app's new-key kind once more at PROFILE_CONCURRENCY ("16") with cpu sampling,
 # written as profile-<app>-c<concurrency>.collapsed).
@@ -105,15 +105,22 @@ start_app() {
 }
 
 redis=(--spring.profiles.active=redis --spring.data.redis.host="$redis_host" --spring.data.redis.port="$redis_port")
-start_app M "$port"
-start_app L "$((port + 1))" "${redis[@]}"
-start_app D "$((port + 3))" "${redis[@]}" --spring.data.redis.timeout=60s --spring.data.redis.connect-timeout=10s
-start_app J "$((port + 2))" "${redis[@]}" --spring.data.redis.client-type=jedis \
-	--spring.data.redis.timeout=800ms --spring.data.redis.connect-timeout=1s \
-	--spring.data.redis.jedis.pool.enabled=true --spring.data.redis.jedis.pool.max-active=16 \
-	--spring.data.redis.jedis.pool.max-idle=16 --spring.data.redis.jedis.pool.max-wait=200ms
-apps="M L D J"
-kinds="M_twin M_new M_store L_twin L_new L_store D_twin D_new D_store J_twin J_new J_store floor_lettuce store_lettuce floor_jedis store_jedis"
+apps=${APPS:-M L D J}
+kinds=
+for name in $apps; do
+	case $name in
+		M) start_app M "$port" ;;
+		L) start_app L "$((port + 1))" "${redis[@]}" ;;
+		D) start_app D "$((port + 3))" "${redis[@]}" --spring.data.redis.timeout=60s \
+			--spring.data.redis.connect-timeout=10s ;;
+		J) start_app J "$((port + 2))" "${redis[@]}" --spring.data.redis.client-type=jedis \
+			--spring.data.redis.timeout=800ms --spring.data.redis.connect-timeout=1s \
+			--spring.data.redis.jedis.pool.enabled=true --spring.data.redis.jedis.pool.max-active=16 \
+			--spring.data.redis.jedis.pool.max-idle=16 --spring.data.redis.jedis.pool.max-wait=200ms ;;
+	esac
+	kinds="$kinds ${name}_twin ${name}_new ${name}_store"
+done
+kinds="$kinds floor_lettuce store_lettuce floor_jedis store_jedis"
 if [ -n "${BEFORE_SERVLET_JAR:-}" ]; then
 	servlet_jar=$BEFORE_SERVLET_JAR start_app B "$((port + 4))" "${redis[@]}" --spring.data.redis.timeout=60s \
 		--spring.data.redis.connect-timeout=10s
