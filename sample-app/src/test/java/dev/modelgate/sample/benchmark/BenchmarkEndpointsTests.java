@@ -10,15 +10,19 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+
+import dev.modelgate.idempotency.core.InMemoryIdempotencyStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The load benchmark's unannotated twin runs the same handler as the chat endpoint, without
- * idempotency: the same key twice runs it twice, where the chat endpoint replays.
+ * idempotency: the same key twice runs it twice, where the chat endpoint replays. The store-calls
+ * twin makes a new key's two store calls itself around the handler.
  */
 @Tag("boot")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "modelgate.benchmark.enabled=true")
@@ -30,6 +34,9 @@ class BenchmarkEndpointsTests {
 
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	InMemoryIdempotencyStore store;
 
 	@Test
 	void twinRunsTheHandlerForEveryRequestWhereTheChatEndpointReplays() throws Exception {
@@ -44,6 +51,19 @@ class BenchmarkEndpointsTests {
 		assertThat(id(twinSecond)).isNotEqualTo(id(twinFirst));
 		assertThat(chatSecond.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(id(chatSecond)).isEqualTo(id(chatFirst));
+	}
+
+	@Test
+	void storeCallsEndpointLeavesOneCompletedRecordPerRequest() throws Exception {
+		long before = this.store.size();
+
+		HttpResponse<String> first = post("/benchmark/store-calls/chat/completions", "ignored-key");
+		HttpResponse<String> second = post("/benchmark/store-calls/chat/completions", "ignored-key");
+
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(second.statusCode()).isEqualTo(200);
+		assertThat(id(second)).isNotEqualTo(id(first));
+		assertThat(this.store.size()).isEqualTo(before + 2);
 	}
 
 	private HttpResponse<String> post(String path, String key) throws IOException, InterruptedException {
