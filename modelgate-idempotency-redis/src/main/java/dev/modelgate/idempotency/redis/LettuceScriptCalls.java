@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
@@ -36,7 +37,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * command timeout, if shorter) and is cancelled after it, so that a store whose client waits 60 s
  * by default (Spring Boot's) is still bounded by {@code operation-timeout} without handing each call
  * to another thread. The connection is looked up on the first call (so that the store can be
- * created while Redis is down) and again whenever it is not open (a reset, a restart): opening it
+ * created while Redis is down) and again whenever the factory closed it (a reset, a restart), not
+ * while it is only disconnected and reconnecting on its own: opening it
  * can take the client's connect and command timeouts, so the look-up runs on a thread of its own
  * and the call waits for it within the same limit. A factory that hands out a connection per caller
  * instead of a shared one (no {@code shareNativeConnection}, or a static primary/replica set-up) is
@@ -128,7 +130,8 @@ final class LettuceScriptCalls implements ScriptCalls {
 
 	private @Nullable Shared shared(long started) {
 		Shared current = this.shared;
-		if (current != null && current.connection.isOpen()) {
+		if (current != null && !isClosed(current.connection)) {
+			// Open, or reconnecting on its own (an outage): a command fails at once or within the limit.
 			return current;
 		}
 		CompletableFuture<@Nullable Shared> found;
@@ -156,6 +159,11 @@ final class LettuceScriptCalls implements ScriptCalls {
 			Thread.currentThread().interrupt();
 			throw new RedisConnectionFailureException("interrupted while connecting to Redis", ex);
 		}
+	}
+
+	/** Whether the connection was closed (the factory reset or stopped), not merely disconnected. */
+	private static boolean isClosed(StatefulConnection<byte[], byte[]> connection) {
+		return (connection instanceof RedisChannelHandler<?, ?> handler) ? handler.isClosed() : !connection.isOpen();
 	}
 
 	/**
