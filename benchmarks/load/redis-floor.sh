@@ -30,8 +30,8 @@
 # kind and concurrency before measuring, 10), CONCURRENCY ("1 16"), PORT (the first of four ports,
 # 18091), APPS (the apps to run, "M L D J"; M is needed), REDIS_HOST (127.0.0.1), REDIS_PORT (6379), SKIP_BUILD=1 to reuse the built jars, SERVLET_JAR
 # and BENCHMARKS_JAR (the jars to run), PROFILER (async-profiler's libasyncProfiler.so: after the
-# measured runs, each app's new-key kind once more at PROFILE_CONCURRENCY ("16") with cpu sampling,
-# written as profile-<app>-c<concurrency>.collapsed).
+# measured runs, each app's PROFILE_KINDS ("new"; also "twin", "store") once more at PROFILE_CONCURRENCY
+# ("16") with cpu sampling, written as profile-<app>-<kind>-c<concurrency>.collapsed).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,6 +46,7 @@ redis_host=${REDIS_HOST:-127.0.0.1}
 redis_port=${REDIS_PORT:-6379}
 profiler=${PROFILER:-}
 profile_concurrency=${PROFILE_CONCURRENCY:-16}
+profile_kinds=${PROFILE_KINDS:-new}
 servlet_jar=${SERVLET_JAR:-$root/sample-app/target/sample-app-0.1.0-SNAPSHOT.jar}
 benchmarks_jar=${BENCHMARKS_JAR:-$root/benchmarks/target/benchmarks.jar}
 jvm=(-Xms1g -Xmx1g)
@@ -190,11 +191,13 @@ done
 if [ -n "$profiler" ]; then
 	for c in $profile_concurrency; do
 		for name in $apps; do
-			jcmd "${pids[$name]}" JVMTI.agent_load "$profiler" "\"start,event=cpu,interval=200000\"" >/dev/null
-			run_app "${name}_new" "$c" "$duration" >/dev/null
-			jcmd "${pids[$name]}" JVMTI.agent_load "$profiler" \
-				"\"stop,file=$out/profile-$name-c$c.collapsed,collapsed\"" >/dev/null
-			log "profiled app $name at c=$c"
+			for kind in $profile_kinds; do
+				jcmd "${pids[$name]}" JVMTI.agent_load "$profiler" "\"start,event=cpu,interval=200000\"" >/dev/null
+				run_app "${name}_$kind" "$c" "$duration" >/dev/null
+				jcmd "${pids[$name]}" JVMTI.agent_load "$profiler" \
+					"\"stop,file=$out/profile-$name-$kind-c$c.collapsed,collapsed\"" >/dev/null
+				log "profiled app $name, $kind, at c=$c"
+			done
 		done
 	done
 fi
