@@ -36,7 +36,7 @@ collect_into() {
   mkdir -p "$out"
   for module in "${published[@]}"; do
     for jar in "$module"/target/*.jar; do
-      [ -e "$jar" ] && cp "$jar" "$out/"
+      if [ -e "$jar" ]; then cp "$jar" "$out/"; fi
     done
   done
 }
@@ -44,6 +44,10 @@ collect_into() {
 start=$SECONDS
 if [ "${FIRST_BUILD:-}" = target ]; then
   collect_into "$work/first"
+  if ! compgen -G "$work/first/*.jar" >/dev/null; then
+    echo "reproducible: FIRST_BUILD=target, but no published module has a jar in target/; build first" >&2
+    exit 1
+  fi
 else
   build_into "$work/first"
 fi
